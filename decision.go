@@ -1,0 +1,194 @@
+package toolgate
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Outcome is what a decision says should happen to a call.
+//
+// The zero value is invalid and is treated as [Deny] everywhere.
+type Outcome uint8
+
+const (
+	// Invalid is the zero Outcome. It is never produced by the engine and is
+	// treated as Deny wherever it is found.
+	Invalid Outcome = iota
+	// Allow runs the tool with its original input.
+	Allow
+	// Ask requires a person to approve the call.
+	Ask
+	// Deny does not run the tool; the reason goes back to the model.
+	Deny
+	// Modify runs the tool with a rewritten input carried in the decision.
+	Modify
+)
+
+// String returns the outcome's name as used in files and on the wire.
+func (o Outcome) String() string {
+	switch o {
+	case Allow:
+		return "allow"
+	case Ask:
+		return "ask"
+	case Deny:
+		return "deny"
+	case Modify:
+		return "modify"
+	}
+	return "invalid"
+}
+
+// ParseOutcome parses "allow", "ask", "deny" or "modify".
+func ParseOutcome(s string) (Outcome, error) {
+	switch s {
+	case "allow":
+		return Allow, nil
+	case "ask":
+		return Ask, nil
+	case "deny":
+		return Deny, nil
+	case "modify":
+		return Modify, nil
+	}
+	return Invalid, fmt.Errorf("unknown outcome %q (want allow, ask, deny or modify)", s)
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (o *Outcome) UnmarshalText(b []byte) error {
+	v, err := ParseOutcome(string(b))
+	if err != nil {
+		return err
+	}
+	*o = v
+	return nil
+}
+
+// severity orders outcomes from most to least permissive for Stricter.
+func (o Outcome) severity() int {
+	switch o {
+	case Allow:
+		return 0
+	case Modify:
+		return 1
+	case Ask:
+		return 2
+	}
+	return 3 // Deny and Invalid
+}
+
+// Effective returns the outcome with Invalid mapped to Deny.
+func (o Outcome) Effective() Outcome {
+	if o == Invalid {
+		return Deny
+	}
+	return o
+}
+
+// ReasonKind says what kind of thing produced a reason.
+type ReasonKind string
+
+// The reason kinds.
+const (
+	KindRule     ReasonKind = "rule"      // an allow, deny or ask rule, or a rewrite
+	KindMode     ReasonKind = "mode"      // a mode decided or converted the outcome
+	KindSafety   ReasonKind = "safety"    // a safety floor or the secret-file check
+	KindDefault  ReasonKind = "default"   // nothing matched: the policy's default
+	KindReadOnly ReasonKind = "read_only" // the read-only branch of the fallback
+	KindSession  ReasonKind = "session"   // a session rule
+	KindHook     ReasonKind = "hook"      // a host checker
+	KindInvalid  ReasonKind = "invalid"   // the call itself is malformed
+	KindError    ReasonKind = "error"     // an internal error (always deny)
+)
+
+// Reason explains one step of a decision.
+type Reason struct {
+	Kind    ReasonKind `json:"kind"`
+	Rule    string     `json:"rule,omitempty"`   // the rule text exactly as written
+	Effect  string     `json:"effect,omitempty"` // allow, deny, ask or rewrite
+	Source  string     `json:"source,omitempty"` // the layer's source name
+	File    string     `json:"file,omitempty"`   // absolute path of the file holding the rule
+	Line    int        `json:"line,omitempty"`   // 1-based line of the rule text's first character
+	Column  int        `json:"column,omitempty"` // 1-based column, in characters
+	Part    string     `json:"part,omitempty"`   // the sub-command, path or URL that decided
+	Message string     `json:"message,omitempty"`
+}
+
+// String renders the reason for a person, one line.
+func (r Reason) String() string {
+	s := string(r.Kind)
+	if r.Rule != "" {
+		s += fmt.Sprintf(": %s rule %q", r.Effect, r.Rule)
+		if r.Source != "" {
+			s += " (" + r.Source
+			if r.File != "" {
+				s += fmt.Sprintf(" %s:%d:%d", r.File, r.Line, r.Column)
+			}
+			s += ")"
+		}
+	}
+	if r.Part != "" {
+		s += fmt.Sprintf(" on %q", r.Part)
+	}
+	if r.Message != "" {
+		s += ": " + r.Message
+	}
+	return s
+}
+
+// Decision is the engine's answer for one call.
+//
+// The zero Decision has Outcome Invalid and is treated as a denial.
+type Decision struct {
+	Outcome Outcome `json:"decision"`
+	// Input is the rewritten input for Modify, and for Ask when a rewrite
+	// applied; nil otherwise.
+	Input json.RawMessage `json:"input,omitempty"`
+	// Reasons explain the decision; the deciding reason is first.
+	Reasons []Reason `json:"reasons"`
+	// Prompt says what will happen, for Ask.
+	Prompt string `json:"prompt,omitempty"`
+	// Suggestions are the narrowest rules that would allow the call ("always
+	// allow"), for Ask.
+	Suggestions []string `json:"suggestions,omitempty"`
+}
+
+// Reason returns the deciding reason (the first), or a zero Reason.
+func (d Decision) Reason() Reason {
+	if len(d.Reasons) == 0 {
+		return Reason{}
+	}
+	return d.Reasons[0]
+}
+
+// Allowed reports whether the tool may run without asking anyone (Allow or
+// Modify).
+func (d Decision) Allowed() bool { return d.Outcome == Allow || d.Outcome == Modify }
+
+// Denied reports whether the call must not run (Deny or an invalid outcome).
+func (d Decision) Denied() bool { return d.Outcome.Effective() == Deny }
+
+// String renders the outcome and its deciding reason.
+func (d Decision) String() string {
+	if len(d.Reasons) == 0 {
+		return d.Outcome.Effective().String()
+	}
+	return d.Outcome.Effective().String() + " (" + d.Reasons[0].String() + ")"
+}
+
+// Stricter returns the stricter of two decisions: deny > ask > modify > allow.
+// On a tie it returns a.
+func Stricter(a, b Decision) Decision {
+	if b.Outcome.Effective().severity() > a.Outcome.Effective().severity() {
+		return b
+	}
+	return a
+}
+
+// Denial returns a deny decision with a single reason.
+func Denial(kind ReasonKind, message string) Decision {
+	return Decision{Outcome: Deny, Reasons: []Reason{{Kind: kind, Message: message}}}
+}

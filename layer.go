@@ -1,0 +1,191 @@
+package toolgate
+
+import (
+	"encoding/json"
+	"fmt"
+)
+
+// Source says where a layer comes from. Sources are ordered by priority,
+// highest first: Session, Managed, CLI, Local, Project, User. The built-in
+// default policy lies beneath them all.
+type Source uint8
+
+// The layer sources, highest priority first.
+const (
+	SourceInvalid Source = iota
+	SourceSession
+	SourceManaged
+	SourceCLI
+	SourceLocal
+	SourceProject
+	SourceUser
+	SourceBuiltin
+)
+
+var sourceNames = [...]string{"invalid", "session", "managed", "cli", "local", "project", "user", "builtin"}
+
+// String returns the source's name as used in files and reasons.
+func (s Source) String() string {
+	if int(s) < len(sourceNames) {
+		return sourceNames[s]
+	}
+	return "invalid"
+}
+
+// ParseSource parses a source name (session, managed, cli, local, project,
+// user; builtin is reserved for the built-in default policy).
+func ParseSource(s string) (Source, error) {
+	for i, n := range sourceNames {
+		if i > 0 && n == s && Source(i) != SourceBuiltin {
+			return Source(i), nil
+		}
+	}
+	return SourceInvalid, fmt.Errorf("unknown source %q (want session, managed, cli, local, project or user)", s)
+}
+
+// Position is a place in a configuration file. Line and Column are 1-based;
+// Column counts characters. The zero Position means "not from a file".
+type Position struct {
+	File   string `json:"file,omitempty"`
+	Line   int    `json:"line,omitempty"`
+	Column int    `json:"column,omitempty"`
+}
+
+// String renders file:line:col, or the parts that are known.
+func (p Position) String() string {
+	switch {
+	case p.File == "" && p.Line == 0:
+		return ""
+	case p.Line == 0:
+		return p.File
+	}
+	return fmt.Sprintf("%s:%d:%d", p.File, p.Line, p.Column)
+}
+
+// Shift returns the position n characters further on the same line.
+func (p Position) Shift(n int) Position {
+	if p.Line > 0 {
+		p.Column += n
+	}
+	return p
+}
+
+// RuleSpec is one rule's text and where it was written. Pos is the position of
+// the rule text's first character.
+type RuleSpec struct {
+	Text string
+	Pos  Position
+}
+
+// Precedence orders the allow and ask lists.
+type Precedence uint8
+
+const (
+	// DenyAllowAsk checks deny, then allow, then ask rules (the default).
+	DenyAllowAsk Precedence = iota
+	// DenyAskAllow checks deny, then ask, then allow rules (Claude Code's order).
+	DenyAskAllow
+)
+
+// String returns "deny-allow-ask" or "deny-ask-allow".
+func (p Precedence) String() string {
+	if p == DenyAskAllow {
+		return "deny-ask-allow"
+	}
+	return "deny-allow-ask"
+}
+
+// ParsePrecedence parses "deny-allow-ask" or "deny-ask-allow".
+func ParsePrecedence(s string) (Precedence, error) {
+	switch s {
+	case "deny-allow-ask":
+		return DenyAllowAsk, nil
+	case "deny-ask-allow":
+		return DenyAskAllow, nil
+	}
+	return DenyAllowAsk, fmt.Errorf("unknown precedence %q (want deny-allow-ask or deny-ask-allow)", s)
+}
+
+// ToolSpec adds or overrides a tool catalog entry. Pattern is an exact tool
+// name or a glob. Nil fields leave the entry's property as it is.
+type ToolSpec struct {
+	Pattern        string
+	Kind           *Kind
+	Field          *string
+	ReadOnly       *bool
+	ExcludesDenied *bool
+	Pos            Position
+}
+
+// Rewrite is a declarative modification: when Match matches a call (read like
+// a deny rule), Set and Remove are applied to its input.
+type Rewrite struct {
+	Match  RuleSpec
+	Set    []PointerValue
+	Remove []PointerRef
+}
+
+// PointerValue sets the value at a JSON Pointer.
+type PointerValue struct {
+	Pointer string
+	Value   json.RawMessage
+	Pos     Position
+}
+
+// PointerRef names a JSON Pointer to remove.
+type PointerRef struct {
+	Pointer string
+	Pos     Position
+}
+
+// AgentPolicy tightens the configuration for one sub-agent.
+type AgentPolicy struct {
+	Allow, Deny, Ask []RuleSpec
+	Default          *Outcome
+	DefaultReadOnly  *Outcome
+	Mode             *Mode
+	Pos              Position
+}
+
+// Layer is one source's rules and settings: the input to [Compile].
+//
+// Nil pointer fields are unset; the highest-priority layer that sets a scalar
+// wins (between layers of equal priority, the later one).
+type Layer struct {
+	Source Source
+	// File is the absolute path of the file the layer came from, or "".
+	File string
+	// Root is the directory that "/x" path patterns are anchored at.
+	Root string
+
+	Allow, Deny, Ask []RuleSpec
+
+	Default         *Outcome
+	DefaultReadOnly *Outcome
+	Precedence      *Precedence
+	Mode            *Mode
+	Enabled         *bool
+
+	// AdditionalDirectories widen the workspace; absolute paths.
+	AdditionalDirectories []string
+	// ProtectedPaths are added to the built-in protected paths.
+	ProtectedPaths []RuleSpec
+	// UnprotectedPaths are removed from the protected paths; honoured only
+	// in a managed layer.
+	UnprotectedPaths []RuleSpec
+
+	Tools    []ToolSpec
+	Rewrites []Rewrite
+	Agents   map[string]AgentPolicy
+
+	// AllowManagedRulesOnly (managed layers only) ignores the allow and ask
+	// rules of every non-managed layer.
+	AllowManagedRulesOnly bool
+	// DisableModes (managed layers only) makes selecting these modes an error.
+	DisableModes []ModeName
+
+	// ClaudeSettings marks a layer read from a Claude Code settings file: an
+	// allow rule's tool glob approves nothing unless it follows a literal
+	// "mcp__<server>__" prefix.
+	ClaudeSettings bool
+}
