@@ -1,0 +1,58 @@
+package toolgate
+
+import "fmt"
+
+// Effect names a rule list: allow, deny or ask.
+type Effect uint8
+
+// The rule lists.
+const (
+	EffectAllow Effect = iota + 1
+	EffectDeny
+	EffectAsk
+)
+
+// String returns "allow", "deny" or "ask".
+func (e Effect) String() string {
+	switch e {
+	case EffectAllow:
+		return "allow"
+	case EffectDeny:
+		return "deny"
+	case EffectAsk:
+		return "ask"
+	}
+	return "invalid"
+}
+
+// ParseEffect parses "allow", "deny" or "ask" ("interactive" is an alias of
+// ask).
+func ParseEffect(s string) (Effect, error) {
+	switch s {
+	case "allow":
+		return EffectAllow, nil
+	case "deny":
+		return EffectDeny, nil
+	case "ask", "interactive":
+		return EffectAsk, nil
+	}
+	return 0, fmt.Errorf("unknown rule list %q (want allow, deny or ask)", s)
+}
+
+// Options are the compile-time settings of a [Config]. The zero value is
+// ready to use: no file system access, no classifier.
+type Options struct {
+	// ResolveSymlinks, if set, returns the target of every symlink along an
+	// absolute path (the fully resolved path). Deny and ask rules match the
+	// link or its target; allow rules need both. Nil: no resolution.
+	ResolveSymlinks func(path string) (string, error)
+	// Glob, if set, expands an absolute glob pattern as bash would. Nil:
+	// globs in shell arguments are judged conservatively.
+	Glob func(pattern string) ([]string, error)
+	// UserConfigDir is toolgate's user configuration directory, which is a
+	// protected path. Empty: "~/.config/toolgate".
+	UserConfigDir string
+	// Classifier, if set, is consulted in auto mode for a call that would
+	// otherwise be asked about. An error leaves the call at ask.
+	Classifier func(c Call, d Decision) (Outcome, error)
+}
