@@ -1,5 +1,19 @@
 package toolgate
 
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/toolgate/toolgate/internal/pathmatch"
+	"github.com/toolgate/toolgate/internal/shell"
+	"github.com/toolgate/toolgate/internal/urlmatch"
+	"github.com/toolgate/toolgate/rule"
+)
+
 // Checker decides calls. [Config] and [Engine] implement it, and so does the
 // combination of a parent's and a sub-agent's checkers ([Delegate]).
 type Checker interface {
@@ -9,18 +23,687 @@ type Checker interface {
 // Config is a compiled configuration: layers of rules with their settings,
 // ready to decide calls. It is immutable and safe for concurrent use.
 type Config struct {
-	layers []Layer
+	layers []Layer // sorted, highest priority first
 	opts   Options
+
+	defaultOutcome  Outcome
+	defaultReadOnly Outcome
+	precedence      Precedence
+	mode            Mode
+	enabled         bool
+
+	static  *ruleSet
+	session *ruleSet // may be nil
+
+	additionalDirs []string
+	protection     *pathmatch.Protection
+	tools          map[string]ToolInfo
+	toolGlobs      []toolOverride
+	rewrites       []*compiledRewrite
+	agents         map[string]*agentEntry
+	disabledModes  map[ModeName]bool
+	revision       string
+	managedOnly    bool
+}
+
+type toolOverride struct {
+	glob starGlob
+	spec ToolSpec
+}
+
+// specKind says how a rule's specifier is read.
+type specKind uint8
+
+const (
+	specNone     specKind = iota // no specifier: every call of the tool
+	specShell                    // command pattern
+	specPath                     // path pattern
+	specDomain                   // domain:host
+	specURL                      // URL glob
+	specParam                    // key:pattern
+	specPrimary                  // glob over the primary field
+	specAnyString                // no primary field: any string value (deny/ask only)
+)
+
+// crule is one compiled rule.
+type crule struct {
+	text    string
+	effect  Effect
+	source  Source
+	file    string
+	pos     Position
+	ordinal int
+	fold    bool // deny and ask: case-insensitive throughout
+
+	// tool matching
+	isKind    bool
+	kind      Kind // the kind of tool the rule names (for specifiers)
+	name      string
+	nameGlob  *starGlob
+	mcpServer string // server-scoped: mcp__srv or mcp__srv__glob
+	mcpTool   *starGlob
+	noApprove bool // allow rule that approves nothing (Claude settings glob)
+
+	// specifier
+	spec      specKind
+	shellPat  *shell.Pattern
+	pathPat   *pathmatch.Pattern
+	domain    *urlmatch.Domain
+	urlPat    *urlmatch.URLPattern
+	paramKey  string
+	glob      starGlob
+	dualGlob  *starGlob // param-looking specifier also read as a primary glob
+	firstWord string    // shell: literal first word, for the index ("" if none)
+}
+
+func (r *crule) reason(kind ReasonKind, part string) Reason {
+	if r.source == SourceSession && kind == KindRule {
+		kind = KindSession
+	}
+	return Reason{Kind: kind, Rule: r.text, Effect: r.effect.String(), Source: r.source.String(),
+		File: r.file, Line: r.pos.Line, Column: r.pos.Column, Part: part}
+}
+
+// index holds one effect's rules, indexed by what they name.
+type index struct {
+	byName   map[string][]*crule // exact tool names (lowercased when folded)
+	byKind   map[Kind][]*crule   // kind-name rules other than shell
+	shellBy  map[string][]*crule // kind-name shell rules by literal first word
+	shellAny []*crule            // kind-name shell rules without a literal first word
+	byServer map[string][]*crule // server-scoped MCP rules
+	globs    []*crule            // tool-name globs
+	all      []*crule
+}
+
+func newIndex() *index {
+	return &index{byName: map[string][]*crule{}, byKind: map[Kind][]*crule{}, shellBy: map[string][]*crule{}, byServer: map[string][]*crule{}}
+}
+
+func (ix *index) add(r *crule) {
+	ix.all = append(ix.all, r)
+	switch {
+	case r.isKind && r.kind == KindShell:
+		if r.firstWord != "" {
+			ix.shellBy[r.firstWord] = append(ix.shellBy[r.firstWord], r)
+		} else {
+			ix.shellAny = append(ix.shellAny, r)
+		}
+	case r.isKind:
+		ix.byKind[r.kind] = append(ix.byKind[r.kind], r)
+	case r.mcpServer != "":
+		ix.byServer[r.mcpServer] = append(ix.byServer[r.mcpServer], r)
+		if r.name != "" {
+			ix.byName[r.name] = append(ix.byName[r.name], r)
+		}
+	case r.nameGlob != nil:
+		ix.globs = append(ix.globs, r)
+	default:
+		ix.byName[r.name] = append(ix.byName[r.name], r)
+	}
+}
+
+// ruleSet is the three indexes of one group of layers.
+type ruleSet struct {
+	allow, deny, ask *index
+}
+
+func newRuleSet() *ruleSet { return &ruleSet{allow: newIndex(), deny: newIndex(), ask: newIndex()} }
+
+func (rs *ruleSet) of(e Effect) *index {
+	switch e {
+	case EffectAllow:
+		return rs.allow
+	case EffectDeny:
+		return rs.deny
+	}
+	return rs.ask
 }
 
 // Compile validates and compiles layers into a Config. Every malformed rule
 // or setting is reported, with its position, in the returned error, which is
-// then a [Diagnostics].
+// then a [Diagnostics]. Layers may come in any order; they are ordered by
+// priority, and layers of equal priority keep their order.
 func Compile(layers []Layer, opts Options) (*Config, error) {
-	return &Config{layers: layers, opts: opts}, nil
+	c := &Config{opts: opts, defaultOutcome: Ask, defaultReadOnly: Invalid, enabled: true, mode: Mode{Name: ModeDefault}}
+	var diags Diagnostics
+	ls := append([]Layer(nil), layers...)
+	for i := range ls {
+		if ls[i].Source == SourceInvalid {
+			diags.Errorf(Position{File: ls[i].File}, "source", "layer %d has no source", i+1)
+		}
+	}
+	sort.SliceStable(ls, func(i, j int) bool { return ls[i].Source < ls[j].Source })
+	c.layers = ls
+
+	// Managed controls.
+	c.disabledModes = map[ModeName]bool{}
+	for _, l := range ls {
+		if l.Source != SourceManaged {
+			continue
+		}
+		if l.AllowManagedRulesOnly {
+			c.managedOnly = true
+		}
+		for _, m := range l.DisableModes {
+			c.disabledModes[m] = true
+		}
+	}
+
+	// Scalars: the highest-priority layer that sets one wins; among equal
+	// priorities the later layer. Walk from lowest to highest and overwrite.
+	var pre *Precedence
+	for i := len(ls) - 1; i >= 0; {
+		j := i
+		for j >= 0 && ls[j].Source == ls[i].Source {
+			j--
+		}
+		for k := j + 1; k <= i; k++ { // equal priority, in order
+			l := ls[k]
+			if l.Default != nil {
+				c.defaultOutcome = *l.Default
+			}
+			if l.DefaultReadOnly != nil {
+				c.defaultReadOnly = *l.DefaultReadOnly
+			}
+			if l.Precedence != nil {
+				pre = l.Precedence
+			}
+			if l.Mode != nil {
+				c.mode = *l.Mode
+				if c.disabledModes[l.Mode.Name] {
+					diags.Errorf(Position{File: l.File}, "mode-disabled", "mode %s is disabled by the managed configuration", l.Mode.Name)
+				}
+			}
+			if l.Enabled != nil {
+				c.enabled = *l.Enabled
+			}
+		}
+		i = j
+	}
+	if pre != nil {
+		c.precedence = *pre
+	}
+	for _, o := range []Outcome{c.defaultOutcome, c.defaultReadOnly} {
+		if o == Modify {
+			diags.Errorf(Position{}, "value", "default outcome must be allow, ask or deny")
+		}
+	}
+	if c.defaultReadOnly == Invalid {
+		c.defaultReadOnly = c.defaultOutcome
+	}
+
+	// Tool catalog overrides.
+	c.tools = make(map[string]ToolInfo, len(builtinTools)+8)
+	for k, v := range builtinTools {
+		c.tools[k] = v
+	}
+	for i := len(ls) - 1; i >= 0; i-- { // low priority first so higher ones win
+		for _, t := range ls[i].Tools {
+			if strings.Contains(t.Pattern, "*") {
+				c.toolGlobs = append(c.toolGlobs, toolOverride{glob: compileStarGlob(t.Pattern, false), spec: t})
+				continue
+			}
+			info, ok := c.tools[t.Pattern]
+			if !ok {
+				info = defaultToolInfo(t.Pattern)
+			}
+			c.tools[t.Pattern] = applyToolSpec(info, t)
+		}
+	}
+
+	// Protected paths and the workspace.
+	var adds, removes []string
+	root := ""
+	for _, l := range ls {
+		for _, p := range l.ProtectedPaths {
+			adds = append(adds, p.Text)
+			if root == "" {
+				root = l.Root
+			}
+		}
+		for _, p := range l.UnprotectedPaths {
+			if l.Source == SourceManaged {
+				removes = append(removes, p.Text)
+			} else {
+				diags.Warnf(p.Pos, "trust", "unprotected path %q ignored: only a managed layer may remove protected paths", p.Text)
+			}
+		}
+		c.additionalDirs = append(c.additionalDirs, l.AdditionalDirectories...)
+	}
+	ucd := opts.UserConfigDir
+	prot, err := pathmatch.NewProtection(ucd, adds, removes, root)
+	if err != nil {
+		diags.Errorf(Position{}, "protected-path", "protected paths: %v", err)
+	}
+	c.protection = prot
+
+	// Rules.
+	c.static = newRuleSet()
+	ordinal := 0
+	for _, l := range ls {
+		if l.Source == SourceSession {
+			continue // session rules are compiled separately
+		}
+		for _, e := range []Effect{EffectDeny, EffectAsk, EffectAllow} {
+			specs := l.rules(e)
+			if c.managedOnly && l.Source != SourceManaged && e != EffectDeny {
+				continue
+			}
+			for _, s := range specs {
+				r, d := c.compileRule(s, e, l)
+				if d != nil {
+					diags = append(diags, *d)
+					continue
+				}
+				r.ordinal = ordinal
+				ordinal++
+				c.static.of(e).add(r)
+			}
+		}
+	}
+	var sessionLayers []Layer
+	for _, l := range ls {
+		if l.Source == SourceSession {
+			sessionLayers = append(sessionLayers, l)
+		}
+	}
+	if len(sessionLayers) > 0 {
+		rs, d := c.compileSession(sessionLayers)
+		diags = append(diags, d...)
+		c.session = rs
+	}
+
+	// Rewrites and agents.
+	for i := len(ls) - 1; i >= 0; i-- { // lower priority first: the highest has the last word
+		for _, rw := range ls[i].Rewrites {
+			cr, d := c.compileRewrite(rw, ls[i])
+			diags = append(diags, d...)
+			if cr != nil {
+				c.rewrites = append(c.rewrites, cr)
+			}
+		}
+	}
+	c.agents = map[string]*agentEntry{}
+	for _, l := range ls {
+		for name, ap := range l.Agents {
+			diags = append(diags, c.addAgent(name, ap, l)...)
+		}
+	}
+
+	diags.Sort()
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	c.revision = revisionOf(ls)
+	return c, nil
 }
 
-// Decide returns the decision for one call.
-func (c *Config) Decide(call Call) Decision {
-	return Denial(KindError, "engine not implemented yet")
+// compileSession compiles the session layers into their own rule set.
+func (c *Config) compileSession(ls []Layer) (*ruleSet, Diagnostics) {
+	var diags Diagnostics
+	rs := newRuleSet()
+	ord := -1 << 30 // session rules come before every other layer
+	for _, l := range ls {
+		for _, e := range []Effect{EffectDeny, EffectAsk, EffectAllow} {
+			if c.managedOnly && e != EffectDeny {
+				continue
+			}
+			for _, s := range l.rules(e) {
+				r, d := c.compileRule(s, e, l)
+				if d != nil {
+					diags = append(diags, *d)
+					continue
+				}
+				r.ordinal = ord
+				ord++
+				rs.of(e).add(r)
+			}
+		}
+	}
+	return rs, diags
+}
+
+func (l *Layer) rules(e Effect) []RuleSpec {
+	switch e {
+	case EffectAllow:
+		return l.Allow
+	case EffectDeny:
+		return l.Deny
+	}
+	return l.Ask
+}
+
+func revisionOf(ls []Layer) string {
+	h := sha256.New()
+	for _, l := range ls {
+		fmt.Fprintf(h, "%s\x00%s\x00%s\x00", l.Source, l.File, l.Root)
+		for _, e := range []Effect{EffectAllow, EffectDeny, EffectAsk} {
+			for _, r := range l.rules(e) {
+				fmt.Fprintf(h, "%d\x00%s\x00", e, r.Text)
+			}
+		}
+		fmt.Fprintf(h, "%v%v%v%v%v%v\x00", deref(l.Default), deref(l.DefaultReadOnly), deref(l.Precedence), deref(l.Mode), deref(l.Enabled), l.AdditionalDirectories)
+		fmt.Fprintf(h, "%v%v%v%v\x00", l.ProtectedPaths, l.UnprotectedPaths, l.AllowManagedRulesOnly, l.DisableModes)
+		for _, t := range l.Tools {
+			fmt.Fprintf(h, "%s%v%v%v%v\x00", t.Pattern, deref(t.Kind), deref(t.Field), deref(t.ReadOnly), deref(t.ExcludesDenied))
+		}
+		for _, rw := range l.Rewrites {
+			fmt.Fprintf(h, "%s", rw.Match.Text)
+			for _, s := range rw.Set {
+				fmt.Fprintf(h, "%s=%s", s.Pointer, s.Value)
+			}
+			for _, s := range rw.Remove {
+				fmt.Fprintf(h, "-%s", s.Pointer)
+			}
+		}
+		names := make([]string, 0, len(l.Agents))
+		for n := range l.Agents {
+			names = append(names, n)
+		}
+		sort.Strings(names)
+		for _, n := range names {
+			a := l.Agents[n]
+			fmt.Fprintf(h, "%s%v%v%v%v%v%v\x00", n, a.Allow, a.Deny, a.Ask, deref(a.Default), deref(a.DefaultReadOnly), deref(a.Mode))
+		}
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+func deref[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
+}
+
+// Revision identifies the loaded configuration: a hash of every layer.
+func (c *Config) Revision() string { return c.revision }
+
+// Mode returns the configured session mode.
+func (c *Config) Mode() Mode { return c.mode }
+
+// Layers returns the compiled layers, highest priority first.
+func (c *Config) Layers() []Layer { return append([]Layer(nil), c.layers...) }
+
+// Precedence returns the precedence in force.
+func (c *Config) Precedence() Precedence { return c.precedence }
+
+func defaultToolInfo(name string) ToolInfo {
+	if strings.HasPrefix(name, "mcp__") {
+		return ToolInfo{Kind: KindMCP}
+	}
+	return ToolInfo{Kind: KindGeneric}
+}
+
+func applyToolSpec(info ToolInfo, t ToolSpec) ToolInfo {
+	if t.Kind != nil {
+		info.Kind = *t.Kind
+		if t.Field == nil {
+			info.Field = ""
+			if *t.Kind == KindShell {
+				info.Field = "command"
+			}
+		}
+	}
+	if t.Field != nil {
+		info.Field = *t.Field
+	}
+	if t.ReadOnly != nil {
+		info.ReadOnly = *t.ReadOnly
+	}
+	if t.ExcludesDenied != nil {
+		info.ExcludesDenied = *t.ExcludesDenied
+	}
+	return info
+}
+
+// toolInfo returns the catalog entry for a tool name.
+func (c *Config) toolInfo(name string) ToolInfo {
+	info, ok := c.tools[name]
+	if !ok {
+		info = defaultToolInfo(name)
+	}
+	for i := range c.toolGlobs {
+		if c.toolGlobs[i].glob.match(name) {
+			info = applyToolSpec(info, c.toolGlobs[i].spec)
+		}
+	}
+	return info
+}
+
+var paramKeyRE = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.]*$`)
+
+// splitParam splits a "key:pattern" specifier. ok is false when the text is
+// not a parameter rule.
+func splitParam(spec string) (key, pat string, ok bool) {
+	i := strings.IndexByte(spec, ':')
+	if i <= 0 {
+		return "", "", false
+	}
+	key, pat = spec[:i], spec[i+1:]
+	if strings.HasPrefix(pat, "//") || !paramKeyRE.MatchString(key) {
+		return "", "", false
+	}
+	return key, pat, true
+}
+
+func (c *Config) compileRule(s RuleSpec, e Effect, l Layer) (*crule, *Diagnostic) {
+	fail := func(off int, format string, args ...any) (*crule, *Diagnostic) {
+		pos := s.Pos
+		if pos.Line > 0 {
+			pos = pos.Shift(rule.Column(s.Text, off))
+		}
+		if pos.File == "" {
+			pos.File = l.File
+		}
+		return nil, &Diagnostic{Pos: pos, Severity: SeverityError, Code: "rule", Message: fmt.Sprintf("rule %q: %s", strings.TrimSpace(s.Text), fmt.Sprintf(format, args...))}
+	}
+	pr, err := rule.Parse(s.Text)
+	if err != nil {
+		re := err.(*rule.Error)
+		return fail(re.Offset, "%s", re.Msg)
+	}
+	fold := e != EffectAllow
+	r := &crule{text: pr.Text, effect: e, source: l.Source, file: l.File, pos: s.Pos.Shift(rule.Column(s.Text, pr.Lead)), fold: fold}
+	if r.pos.File == "" {
+		r.pos.File = l.File
+	}
+	tool := pr.Tool
+
+	// Tool matching.
+	lookup := tool
+	if fold {
+		for n, k := range kindRuleNames {
+			if strings.EqualFold(n, tool) {
+				r.isKind, r.kind = true, k
+			}
+		}
+	} else if k, ok := kindRuleNames[tool]; ok {
+		r.isKind, r.kind = true, k
+	}
+	switch {
+	case r.isKind:
+	case strings.HasPrefix(strings.ToLower(tool), "mcp__"):
+		r.kind = KindMCP
+		name := tool
+		if fold {
+			name = strings.ToLower(tool)
+		}
+		rest := name[len("mcp__"):]
+		srv, tl, two := strings.Cut(rest, "__")
+		if srv == "" || strings.Contains(srv, "*") {
+			if tool == "mcp__*" || strings.Contains(srv, "*") {
+				g := compileStarGlob(tool, fold)
+				r.nameGlob = &g
+				if l.ClaudeSettings && e == EffectAllow {
+					r.noApprove = true
+				}
+				break
+			}
+			return fail(pr.Lead, "MCP rule %q names no server", tool)
+		}
+		r.mcpServer = srv
+		if two {
+			if tl == "" {
+				return fail(pr.Lead, "MCP rule %q names no tool after the server", tool)
+			}
+			g := compileStarGlob(tl, fold)
+			r.mcpTool = &g
+			if !strings.Contains(tl, "*") {
+				r.name = name
+			}
+		}
+	case strings.Contains(tool, "*"):
+		g := compileStarGlob(tool, fold)
+		r.nameGlob = &g
+		r.kind = KindGeneric
+		if l.ClaudeSettings && e == EffectAllow {
+			r.noApprove = true
+		}
+	default:
+		info, ok := c.tools[lookup]
+		if !ok && fold {
+			for n, inf := range c.tools {
+				if strings.EqualFold(n, tool) {
+					info, ok = inf, true
+					break
+				}
+			}
+		}
+		if !ok {
+			info = defaultToolInfo(tool)
+		}
+		r.kind = info.Kind
+		r.name = tool
+		if fold {
+			r.name = strings.ToLower(tool)
+		}
+	}
+
+	// Specifier.
+	if !pr.HasSpecifier() {
+		return r, nil
+	}
+	spec := pr.Specifier
+	off := pr.SpecOffset()
+	info := ToolInfo{Kind: r.kind}
+	if !r.isKind && r.name != "" && r.mcpServer == "" {
+		info = c.toolInfo(tool)
+	}
+	switch r.kind {
+	case KindShell:
+		field := info.Field
+		if field == "" {
+			field = "command"
+		}
+		if strings.HasPrefix(spec, field+":") || strings.HasPrefix(spec, "command:") || strings.HasPrefix(spec, "cmd:") {
+			return fail(off, "a shell rule's specifier is a command pattern; %q looks like a parameter rule, which a compound command could dodge — write the command itself", spec[:strings.IndexByte(spec, ':')+1])
+		}
+		p, err := shell.CompilePattern(spec)
+		if err != nil {
+			if pe, ok := err.(*shell.PatternError); ok {
+				return fail(off+pe.Offset, "%s", pe.Msg)
+			}
+			return fail(off, "%v", err)
+		}
+		r.spec, r.shellPat = specShell, p
+		r.firstWord = literalFirstWord(spec, fold)
+	case KindRead, KindList, KindSearch, KindEdit:
+		mode := pathmatch.ForAllow
+		if fold {
+			mode = pathmatch.ForDeny
+		}
+		p, err := pathmatch.Compile(spec, mode, l.Root)
+		if err != nil {
+			if pe, ok := err.(*pathmatch.PatternError); ok {
+				return fail(off+pe.Offset, "%s", pe.Msg)
+			}
+			return fail(off, "%v", err)
+		}
+		r.spec, r.pathPat = specPath, p
+	case KindFetch:
+		switch {
+		case strings.HasPrefix(spec, "domain:"):
+			d, err := urlmatch.CompileDomain(spec[len("domain:"):])
+			if err != nil {
+				if pe, ok := err.(*urlmatch.PatternError); ok {
+					return fail(off+len("domain:")+pe.Offset, "%s", pe.Msg)
+				}
+				return fail(off, "%v", err)
+			}
+			r.spec, r.domain = specDomain, d
+		case strings.Contains(spec, "://"):
+			u, err := urlmatch.CompileURL(spec, fold)
+			if err != nil {
+				if pe, ok := err.(*urlmatch.PatternError); ok {
+					return fail(off+pe.Offset, "%s", pe.Msg)
+				}
+				return fail(off, "%v", err)
+			}
+			r.spec, r.urlPat = specURL, u
+		default:
+			key, pat, ok := splitParam(spec)
+			if !ok {
+				return fail(off, "a WebFetch specifier must be domain:HOST, a URL pattern with ://, or key:pattern")
+			}
+			r.spec, r.paramKey, r.glob = specParam, key, compileStarGlob(pat, fold)
+		}
+	default:
+		field := info.Field
+		if r.isKind {
+			field = kindPrimaryField(r.kind)
+		}
+		if key, pat, ok := splitParam(spec); ok {
+			r.spec, r.paramKey, r.glob = specParam, key, compileStarGlob(pat, fold)
+			if field != "" && key != field {
+				g := compileStarGlob(spec, fold)
+				r.dualGlob = &g
+			}
+			break
+		}
+		r.glob = compileStarGlob(spec, fold)
+		if field != "" {
+			r.spec = specPrimary
+		} else {
+			r.spec = specAnyString
+		}
+	}
+	return r, nil
+}
+
+func kindPrimaryField(k Kind) string {
+	switch k {
+	case KindFetch:
+		return "url"
+	case KindWebSearch:
+		return "query"
+	case KindAgent:
+		return "subagent_type"
+	case KindShell:
+		return "command"
+	}
+	return ""
+}
+
+// literalFirstWord returns the command pattern's first word when it is a
+// plain literal (letters, digits and a few safe characters), for indexing.
+func literalFirstWord(spec string, fold bool) string {
+	w := spec
+	if i := strings.IndexAny(w, " \t"); i >= 0 {
+		w = w[:i]
+	}
+	w = strings.TrimSuffix(w, ":*")
+	if w == "" {
+		return ""
+	}
+	for i := 0; i < len(w); i++ {
+		c := w[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_' || c == '.' || c == '+') {
+			return ""
+		}
+	}
+	if fold {
+		return strings.ToLower(w)
+	}
+	return w
 }

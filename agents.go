@@ -1,0 +1,135 @@
+package toolgate
+
+// agentEntry is a compiled sub-agent policy (SPEC §8): it can only tighten.
+type agentEntry struct {
+	rules           *ruleSet // deny and ask rules; allow rules only widen visibility
+	allowNames      []*crule
+	def, defRO      *Outcome
+	mode            *Mode
+	hasRules        bool
+	declaredNames   map[string]bool
+	ordinal         int
+}
+
+func (c *Config) addAgent(name string, ap AgentPolicy, l Layer) Diagnostics {
+	var diags Diagnostics
+	e := c.agents[name]
+	if e == nil {
+		e = &agentEntry{rules: newRuleSet(), declaredNames: map[string]bool{}}
+		c.agents[name] = e
+	}
+	for _, eff := range []Effect{EffectDeny, EffectAsk, EffectAllow} {
+		var specs []RuleSpec
+		switch eff {
+		case EffectDeny:
+			specs = ap.Deny
+		case EffectAsk:
+			specs = ap.Ask
+		default:
+			specs = ap.Allow
+		}
+		for _, s := range specs {
+			r, d := c.compileRule(s, eff, l)
+			if d != nil {
+				diags = append(diags, *d)
+				continue
+			}
+			r.ordinal = e.ordinal
+			e.ordinal++
+			if eff == EffectAllow {
+				e.allowNames = append(e.allowNames, r)
+				continue
+			}
+			e.rules.of(eff).add(r)
+			e.hasRules = true
+		}
+	}
+	// Layers arrive highest priority first: keep the first setting seen.
+	if e.def == nil && ap.Default != nil {
+		e.def = ap.Default
+	}
+	if e.defRO == nil && ap.DefaultReadOnly != nil {
+		e.defRO = ap.DefaultReadOnly
+	}
+	if e.mode == nil && ap.Mode != nil {
+		e.mode = ap.Mode
+		if c.disabledModes[ap.Mode.Name] {
+			diags.Errorf(ap.Pos, "mode-disabled", "agent %q: mode %s is disabled by the managed configuration", name, ap.Mode.Name)
+		}
+	}
+	return diags
+}
+
+// applyAgent makes a decision stricter with the calling sub-agent's entry.
+func (c *Config) applyAgent(cc *callCtx, d Decision) Decision {
+	e := c.agents[cc.call.Agent]
+	if e == nil || d.Denied() {
+		return d
+	}
+	if e.hasRules {
+		ac := *c
+		ac.static, ac.session = e.rules, nil
+		ac.defaultOutcome, ac.defaultReadOnly = Allow, Allow
+		ac.rewrites = nil
+		acc := *cc
+		acc.c = &ac
+		acc.mode = Mode{Name: ModeDefault}
+		da := ac.decideCore(&acc)
+		if k := da.Reason().Kind; (k == KindRule) && (da.Outcome == Deny || da.Outcome == Ask) {
+			if da.Outcome == Deny || d.Outcome != Ask {
+				d = Stricter(d, da)
+				if da.Outcome == Ask && d.Outcome == Ask {
+					d.Prompt = cc.prompt()
+				}
+			}
+		}
+	}
+	if e.def != nil || e.defRO != nil || e.mode != nil {
+		ac := *c
+		if e.def != nil {
+			ac.defaultOutcome = *e.def
+			if e.defRO == nil && c.defaultReadOnly == c.defaultOutcome {
+				ac.defaultReadOnly = *e.def
+			}
+		}
+		if e.defRO != nil {
+			ac.defaultReadOnly = *e.defRO
+		}
+		acc := *cc
+		acc.c = &ac
+		if e.mode != nil {
+			acc.mode = *e.mode
+		}
+		d2 := ac.decideRewritten(&acc)
+		d2 = ac.finish(&acc, d2)
+		d = Stricter(d, d2)
+	}
+	return d
+}
+
+// AgentCanSee reports whether a sub-agent is shown a tool: its own entry's
+// allow or ask rules declare the tool, or the configuration exposes it; and
+// the entry's deny rules do not hide it.
+func (c *Config) AgentCanSee(agent, tool string) bool {
+	e := c.agents[agent]
+	if e == nil {
+		return c.ExposeToModel(tool)
+	}
+	cc := c.toolCtx(tool)
+	for _, r := range e.rules.deny.all {
+		if r.spec == specNone && cc.ruleNamesTool(r) {
+			return false
+		}
+	}
+	for _, r := range e.allowNames {
+		if cc.ruleNamesToolAllow(r) {
+			return true
+		}
+	}
+	for _, r := range e.rules.ask.all {
+		if cc.ruleNamesTool(r) {
+			return true
+		}
+	}
+	return c.ExposeToModel(tool)
+}

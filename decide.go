@@ -1,0 +1,1135 @@
+package toolgate
+
+import (
+	"fmt"
+	"path"
+	"strings"
+
+	"github.com/toolgate/toolgate/internal/jsonin"
+	"github.com/toolgate/toolgate/internal/pathmatch"
+	"github.com/toolgate/toolgate/internal/shell"
+	"github.com/toolgate/toolgate/internal/urlmatch"
+)
+
+func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
+
+// callCtx is everything known about one call while it is decided.
+type callCtx struct {
+	c     *Config
+	call  *Call
+	tool  string
+	lower string
+	info  ToolInfo
+	cwd   string
+	home  string
+	doc   *jsonin.Doc
+	input jsonin.Value
+	mode  Mode
+	mcp   []mcpSplit // readings of an MCP name
+	// mcpSure is true when the server is known without ambiguity.
+	mcpSure bool
+}
+
+type mcpSplit struct{ server, tool string }
+
+// verdict is the outcome of one part of a call.
+type verdict struct {
+	outcome Outcome
+	reasons []Reason
+	suggest []string
+}
+
+// Decide returns the decision for one call. It never panics: an internal
+// failure is a denial with reason kind "error".
+func (c *Config) Decide(call Call) (d Decision) {
+	defer func() {
+		if r := recover(); r != nil {
+			d = Denial(KindError, fmt.Sprintf("internal error while deciding: %v", r))
+		}
+	}()
+	cc, inv := c.prepare(&call)
+	if inv != nil {
+		return *inv
+	}
+	d = c.decideRewritten(cc)
+	if call.Agent != "" {
+		d = c.applyAgent(cc, d)
+	}
+	return c.finish(cc, d)
+}
+
+// finish applies the last step of evaluation: where nobody can be asked,
+// ask becomes deny.
+func (c *Config) finish(cc *callCtx, d Decision) Decision {
+	if d.Outcome != Ask {
+		return d
+	}
+	var msg string
+	switch {
+	case cc.mode.Name == ModeDontAsk:
+		msg = "dontAsk mode: a call that would be asked about is denied"
+	case cc.call.NonInteractive:
+		msg = "nobody can be asked in a non-interactive context, so the call is denied"
+	default:
+		return d
+	}
+	d.Outcome = Deny
+	d.Reasons = append([]Reason{{Kind: KindMode, Message: msg}}, d.Reasons...)
+	return d
+}
+
+// prepare validates the call and reads what every step needs.
+func (c *Config) prepare(call *Call) (*callCtx, *Decision) {
+	if !validToolName(call.Tool) {
+		d := invalidf("tool name %q is invalid: want 1–128 characters from [A-Za-z0-9_.:/-]", truncate(call.Tool, 80))
+		return nil, &d
+	}
+	if len(call.Input) > MaxInputSize {
+		d := invalidf("input is %d bytes, over the %d-byte limit", len(call.Input), MaxInputSize)
+		return nil, &d
+	}
+	raw := call.Input
+	if len(strings.TrimSpace(string(raw))) == 0 {
+		raw = []byte("{}")
+	}
+	doc, err := jsonin.Parse(raw)
+	if err != nil {
+		d := invalidf("input is not valid: %v", err)
+		return nil, &d
+	}
+	root := doc.Root()
+	if root.Kind() == jsonin.Null {
+		doc, _ = jsonin.Parse([]byte("{}"))
+		root = doc.Root()
+	}
+	if root.Kind() != jsonin.Object {
+		d := invalidf("input must be a JSON object, not %s", root.Kind())
+		return nil, &d
+	}
+	cwd := call.Cwd
+	if cwd == "" || !path.IsAbs(cwd) {
+		d := invalidf("working directory %q is not an absolute path", cwd)
+		return nil, &d
+	}
+	if strings.ContainsRune(cwd, 0) || strings.ContainsRune(call.Home, 0) {
+		d := invalidf("working or home directory holds a NUL")
+		return nil, &d
+	}
+	home := call.Home
+	if home != "" && !path.IsAbs(home) {
+		d := invalidf("home directory %q is not an absolute path", home)
+		return nil, &d
+	}
+	cc := &callCtx{c: c, call: call, tool: call.Tool, lower: lowerASCIIFast(call.Tool), info: c.toolInfo(call.Tool),
+		cwd: path.Clean(cwd), home: home, doc: doc, input: root, mode: c.mode}
+	if home != "" {
+		cc.home = path.Clean(home)
+	}
+	if call.Mode != nil {
+		cc.mode = *call.Mode
+	}
+	if c.disabledModes[cc.mode.Name] {
+		d := invalidf("mode %s is disabled by the managed configuration", cc.mode.Name)
+		return nil, &d
+	}
+	if cc.info.Kind == KindMCP || strings.HasPrefix(call.Tool, "mcp__") {
+		cc.splitMCP()
+	}
+	return cc, nil
+}
+
+// splitMCP finds the server/tool readings of an MCP tool name.
+func (cc *callCtx) splitMCP() {
+	rest, ok := strings.CutPrefix(cc.tool, "mcp__")
+	if !ok {
+		if cc.call.Server != "" {
+			cc.mcp = []mcpSplit{{cc.call.Server, cc.tool}}
+			cc.mcpSure = true
+		}
+		return
+	}
+	if cc.call.Server != "" {
+		t := rest
+		if r, ok := strings.CutPrefix(rest, cc.call.Server+"__"); ok {
+			t = r
+		}
+		cc.mcp = []mcpSplit{{cc.call.Server, t}}
+		cc.mcpSure = true
+		return
+	}
+	for i := 0; i+2 <= len(rest); i++ {
+		if rest[i] == '_' && rest[i+1] == '_' && i > 0 && i+2 < len(rest) {
+			cc.mcp = append(cc.mcp, mcpSplit{rest[:i], rest[i+2:]})
+		}
+	}
+	if len(cc.mcp) == 0 && rest != "" && !strings.Contains(rest, "__") {
+		cc.mcp = []mcpSplit{{rest, ""}}
+	}
+	cc.mcpSure = len(cc.mcp) == 1
+}
+
+func truncate(s string, n int) string {
+	if len(s) > n {
+		return s[:n] + "…"
+	}
+	return s
+}
+
+// eachRule calls fn for every rule of effect e that names this call's tool.
+// firstWords narrows kind-name shell rules to those whose command pattern
+// starts with one of them; nil means all of them.
+func (cc *callCtx) eachRule(e Effect, firstWords []string, anyFirst bool, fn func(r *crule)) {
+	for _, rs := range [2]*ruleSet{cc.c.session, cc.c.static} {
+		if rs == nil {
+			continue
+		}
+		ix := rs.of(e)
+		name := cc.tool
+		if e != EffectAllow {
+			name = cc.lower
+		}
+		for _, r := range ix.byName[name] {
+			fn(r)
+		}
+		k := cc.info.Kind
+		switch {
+		case k == KindShell:
+			if anyFirst {
+				for _, rules := range ix.shellBy {
+					for _, r := range rules {
+						fn(r)
+					}
+				}
+			} else {
+				for _, w := range firstWords {
+					if e != EffectAllow {
+						w = lowerASCIIFast(w)
+					}
+					for _, r := range ix.shellBy[w] {
+						fn(r)
+					}
+				}
+			}
+			for _, r := range ix.shellAny {
+				fn(r)
+			}
+		case isReadKind(k):
+			for _, r := range ix.byKind[KindRead] {
+				fn(r)
+			}
+		default:
+			for _, r := range ix.byKind[k] {
+				fn(r)
+			}
+		}
+		if len(cc.mcp) > 0 && len(ix.byServer) > 0 {
+			if e != EffectAllow || cc.mcpSure {
+				for _, sp := range cc.mcp {
+					srv, t := sp.server, sp.tool
+					if e != EffectAllow {
+						srv = lowerASCIIFast(srv)
+					}
+					for _, r := range ix.byServer[srv] {
+						if r.mcpTool == nil || r.mcpTool.match(t) {
+							fn(r)
+						}
+					}
+				}
+			}
+		}
+		for _, r := range ix.globs {
+			if r.nameGlob.match(cc.tool) && !r.noApprove {
+				fn(r)
+			}
+		}
+	}
+}
+
+// kindRules calls fn for every kind-name rule of effect e for kind k
+// ("Read" or "Edit" rules that also apply to other tools).
+func (cc *callCtx) kindRules(e Effect, k Kind, fn func(r *crule)) {
+	for _, rs := range [2]*ruleSet{cc.c.session, cc.c.static} {
+		if rs == nil {
+			continue
+		}
+		for _, r := range rs.of(e).byKind[k] {
+			fn(r)
+		}
+	}
+}
+
+// best tracks the first matching rule by priority.
+type best struct {
+	r    *crule
+	part string
+}
+
+func (b *best) offer(r *crule, part string) {
+	if b.r == nil || r.ordinal < b.r.ordinal {
+		b.r, b.part = r, part
+	}
+}
+
+func (b *best) beats(r *crule) bool { return b.r != nil && b.r.ordinal <= r.ordinal }
+
+// decideCore runs steps 2–7 of the order of evaluation for a valid call.
+func (c *Config) decideCore(cc *callCtx) Decision {
+	switch cc.info.Kind {
+	case KindShell:
+		return cc.decideShell()
+	case KindRead, KindList, KindSearch, KindEdit:
+		return cc.decidePaths()
+	case KindFetch:
+		return cc.decideFetch()
+	}
+	return cc.decideGeneric()
+}
+
+// combine merges the verdicts of a call's parts: the strictest wins.
+func combine(vs []verdict) verdict {
+	var out verdict
+	first := true
+	var sugg []string
+	for _, v := range vs {
+		if v.outcome == Ask {
+			sugg = append(sugg, v.suggest...)
+		}
+		if first || v.outcome.Effective().severity() > out.outcome.Effective().severity() {
+			out.outcome, out.reasons = v.outcome, v.reasons
+			first = false
+		}
+	}
+	if out.outcome == Ask {
+		out.suggest = dedupe(sugg)
+	}
+	return out
+}
+
+func dedupe(s []string) []string {
+	seen := map[string]bool{}
+	out := s[:0:0]
+	for _, x := range s {
+		if !seen[x] {
+			seen[x] = true
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// conclude turns the call's floors and part verdicts into a decision
+// (steps 3, 4, 6 and 7).
+func (cc *callCtx) conclude(floors []Reason, readOnly bool, parts []verdict, prompt string) Decision {
+	c := cc.c
+	if !c.enabled {
+		if len(floors) > 0 {
+			return Decision{Outcome: Ask, Reasons: floors, Prompt: prompt}
+		}
+		return Decision{Outcome: Allow, Reasons: []Reason{{Kind: KindMode, Message: "the policy is disabled (enabled: false)"}}}
+	}
+	if cc.mode.Name == ModePlan && !cc.mode.BypassAvailable && !readOnly && cc.info.Kind != KindPlanExit {
+		rs := []Reason{{Kind: KindMode, Message: "plan mode: only read-only calls may run while planning"}}
+		return Decision{Outcome: Deny, Reasons: append(rs, floors...)}
+	}
+	v := combine(parts)
+	d := Decision{Outcome: v.outcome, Reasons: v.reasons}
+	if len(floors) > 0 && d.Outcome != Deny {
+		d.Outcome = Ask
+		d.Reasons = append(append([]Reason(nil), floors...), v.reasons...)
+		d.Suggestions = nil
+	} else if d.Outcome == Ask {
+		d.Suggestions = v.suggest
+		if cc.mode.Name == ModeAuto && c.opts.Classifier != nil && len(v.reasons) > 0 && (v.reasons[0].Kind == KindDefault || v.reasons[0].Kind == KindReadOnly) {
+			if o, err := safeClassify(c.opts.Classifier, *cc.call, d); err == nil && (o == Allow || o == Deny) {
+				d.Outcome = o
+				d.Suggestions = nil
+				d.Reasons = append([]Reason{{Kind: KindMode, Message: "auto mode: the classifier answered " + o.String()}}, d.Reasons...)
+			}
+		}
+	}
+	if d.Outcome == Ask {
+		d.Prompt = prompt
+	}
+	return d
+}
+
+func safeClassify(f func(Call, Decision) (Outcome, error), c Call, d Decision) (o Outcome, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			o, err = Invalid, fmt.Errorf("classifier panicked: %v", r)
+		}
+	}()
+	return f(c, d)
+}
+
+// denyDecision builds the decision for a matching deny rule.
+func denyDecision(b best) Decision {
+	return Decision{Outcome: Deny, Reasons: []Reason{b.r.reason(KindRule, b.part)}}
+}
+
+// fallback is step 6 for one part. ro says whether the part is read-only
+// and touches only the workspace; secret says it reads a secret file.
+func (cc *callCtx) fallback(part string, ro, secret, acceptEdits bool, suggest []string) verdict {
+	c := cc.c
+	switch cc.mode.Name {
+	case ModeBypassPermissions:
+		return verdict{outcome: Allow, reasons: []Reason{{Kind: KindMode, Part: part, Message: "bypassPermissions mode allows what no rule decided"}}}
+	case ModeAcceptEdits:
+		if acceptEdits {
+			return verdict{outcome: Allow, reasons: []Reason{{Kind: KindMode, Part: part, Message: "acceptEdits mode allows edits inside the workspace"}}}
+		}
+	case ModeStrict:
+		return verdict{outcome: Deny, reasons: []Reason{{Kind: KindMode, Part: part, Message: "strict mode denies what no rule allowed"}}}
+	}
+	if secret {
+		o := Ask
+		if c.defaultOutcome == Deny {
+			o = Deny
+		}
+		return verdict{outcome: o, suggest: suggest, reasons: []Reason{{Kind: KindSafety, Part: part, Message: "reads a secret file: it needs an allow rule whose path names it, or a person"}}}
+	}
+	if ro {
+		return verdict{outcome: c.defaultReadOnly, suggest: suggest, reasons: []Reason{{Kind: KindReadOnly, Part: part, Message: "read-only and inside the workspace: default_read_only is " + c.defaultReadOnly.String()}}}
+	}
+	return verdict{outcome: c.defaultOutcome, suggest: suggest, reasons: []Reason{{Kind: KindDefault, Part: part, Message: "no rule matched: the default is " + c.defaultOutcome.String()}}}
+}
+
+// ruleVerdict applies step 5 to one part given its best ask and allow
+// matches.
+func (cc *callCtx) ruleVerdict(ask, allow best) (verdict, bool) {
+	askV := func() verdict { return verdict{outcome: Ask, reasons: []Reason{ask.r.reason(KindRule, ask.part)}} }
+	allowV := func() verdict { return verdict{outcome: Allow, reasons: []Reason{allow.r.reason(KindRule, allow.part)}} }
+	if cc.c.precedence == DenyAskAllow {
+		if ask.r != nil {
+			return askV(), true
+		}
+		if allow.r != nil {
+			return allowV(), true
+		}
+	} else {
+		if allow.r != nil {
+			return allowV(), true
+		}
+		if ask.r != nil {
+			return askV(), true
+		}
+	}
+	return verdict{}, false
+}
+
+// inWorkspace reports whether every reading of a path lies in the workspace.
+func (cc *callCtx) inWorkspace(it *pathItem) bool {
+	if !it.placed {
+		return false
+	}
+	for _, f := range it.forms {
+		ok := pathmatch.Inside(f, cc.cwd)
+		for _, d := range cc.c.additionalDirs {
+			if ok {
+				break
+			}
+			ok = pathmatch.Inside(f, d)
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+// isSecret reports whether any reading of a path is a secret file.
+func (cc *callCtx) isSecret(it *pathItem) bool {
+	if !it.placed {
+		return pathmatch.IsSecret("/" + path.Base(it.text))
+	}
+	for _, f := range it.forms {
+		if pathmatch.IsSecret(f) {
+			return true
+		}
+	}
+	return false
+}
+
+// protected reports whether a write to the path touches a protected path.
+func (cc *callCtx) protected(it *pathItem) (string, bool) {
+	if cc.c.protection == nil {
+		return "", true // fail closed
+	}
+	if !it.placed {
+		return cc.c.protection.Check("/"+path.Base(it.text), "/", cc.home)
+	}
+	for _, f := range it.forms {
+		if e, ok := cc.c.protection.Check(f, cc.cwd, cc.home); ok {
+			return e, true
+		}
+	}
+	return "", false
+}
+
+// matchPath matches a path rule against one path: deny and ask rules any
+// reading, allow rules every reading.
+func (cc *callCtx) matchPath(r *crule, it *pathItem) bool {
+	switch r.spec {
+	case specNone:
+		return true
+	case specPath:
+	default:
+		return false
+	}
+	if r.fold {
+		if !it.placed {
+			return r.pathPat.MatchName(path.Base(it.text))
+		}
+		for _, f := range it.forms {
+			if it.glob {
+				if r.pathPat.MayMatchGlob(f, cc.cwd, cc.home) {
+					return true
+				}
+			} else if r.pathPat.Match(f, cc.cwd, cc.home) {
+				return true
+			}
+		}
+		return false
+	}
+	if !it.placed {
+		return false
+	}
+	for _, f := range it.forms {
+		if !r.pathPat.Match(f, cc.cwd, cc.home) {
+			return false
+		}
+	}
+	return true
+}
+
+// namesSecret reports whether an allow rule may approve reading a secret: a
+// path pattern whose last segment holds a literal character.
+func namesSecret(r *crule) bool { return r.spec == specPath && r.pathPat.NamesLiteral() }
+
+// ---- read, list, search and edit calls ----
+
+func (cc *callCtx) decidePaths() Decision {
+	items, inv := cc.readPaths()
+	if inv != nil {
+		return *inv
+	}
+	k := cc.info.Kind
+	edit := k == KindEdit
+	// Step 2: deny rules, on every path. A Read deny rule also blocks edits.
+	var deny best
+	for i := range items {
+		it := &items[i]
+		f := func(r *crule) {
+			if !deny.beats(r) && cc.matchPath(r, it) {
+				deny.offer(r, it.display())
+			}
+		}
+		if cc.c.enabled {
+			cc.eachRule(EffectDeny, nil, false, f)
+			if edit {
+				cc.kindRules(EffectDeny, KindRead, f)
+			}
+		}
+	}
+	if deny.r != nil {
+		return denyDecision(deny)
+	}
+	// Step 3: floors.
+	var floors []Reason
+	for i := range items {
+		it := &items[i]
+		if edit {
+			if e, ok := cc.protected(it); ok {
+				floors = append(floors, Reason{Kind: KindSafety, Part: it.display(), Message: "writes a protected path (" + e + ")"})
+			}
+		}
+		if k == KindSearch && !cc.info.ExcludesDenied && cc.c.enabled {
+			if r := cc.searchHitsDenied(it); r != nil {
+				floors = append(floors, Reason{Kind: KindSafety, Part: it.display(), Message: fmt.Sprintf("content search of a directory where read deny rule %q could match", r.text)})
+			}
+		}
+	}
+	parts := make([]verdict, 0, len(items))
+	for i := range items {
+		it := &items[i]
+		var ask, allow best
+		cc.eachRule(EffectAsk, nil, false, func(r *crule) {
+			if !ask.beats(r) && cc.matchPath(r, it) {
+				ask.offer(r, it.display())
+			}
+		})
+		if edit {
+			cc.kindRules(EffectAsk, KindRead, func(r *crule) {
+				if !ask.beats(r) && cc.matchPath(r, it) {
+					ask.offer(r, it.display())
+				}
+			})
+		}
+		secret := !edit && cc.isSecret(it)
+		cc.eachRule(EffectAllow, nil, false, func(r *crule) {
+			if !allow.beats(r) && cc.matchPath(r, it) && (!secret || namesSecret(r)) {
+				allow.offer(r, it.display())
+			}
+		})
+		if v, ok := cc.ruleVerdict(ask, allow); ok {
+			parts = append(parts, v)
+			continue
+		}
+		inside := cc.inWorkspace(it)
+		parts = append(parts, cc.fallback(it.display(), !edit && inside, secret, edit && inside, []string{suggestPath(k, it)}))
+	}
+	return cc.conclude(floors, !edit, parts, cc.prompt())
+}
+
+func (it *pathItem) display() string {
+	if it.placed {
+		return it.abs
+	}
+	return it.text
+}
+
+// searchHitsDenied returns a read deny rule that could match something
+// below the searched directory.
+func (cc *callCtx) searchHitsDenied(it *pathItem) *crule {
+	var hit *crule
+	f := func(r *crule) {
+		if hit != nil || r.spec != specPath {
+			return
+		}
+		if !it.placed {
+			hit = r
+			return
+		}
+		for _, form := range it.forms {
+			if r.pathPat.MayMatchBelow(form, cc.cwd, cc.home) {
+				hit = r
+				return
+			}
+		}
+	}
+	cc.kindRules(EffectDeny, KindRead, f)
+	return hit
+}
+
+// ---- fetch calls ----
+
+func (cc *callCtx) decideFetch() Decision {
+	v := cc.input.Lookup(cc.info.Field)
+	if cc.info.Field == "" {
+		v = cc.input.Get("url")
+	}
+	raw, ok := v.Str()
+	if !ok {
+		return invalidf("fetch call needs a string %q", "url")
+	}
+	if v.HasControl() {
+		return invalidf("url holds a control character")
+	}
+	t, perr := urlmatch.Parse(raw)
+	match := func(r *crule) bool { return cc.matchFetch(r, &t, perr) }
+	var deny, ask, allow best
+	if cc.c.enabled {
+		cc.eachRule(EffectDeny, nil, false, func(r *crule) {
+			if !deny.beats(r) && match(r) {
+				deny.offer(r, raw)
+			}
+		})
+	}
+	if deny.r != nil {
+		return denyDecision(deny)
+	}
+	cc.eachRule(EffectAsk, nil, false, func(r *crule) {
+		if !ask.beats(r) && match(r) {
+			ask.offer(r, raw)
+		}
+	})
+	cc.eachRule(EffectAllow, nil, false, func(r *crule) {
+		if !allow.beats(r) && match(r) {
+			allow.offer(r, raw)
+		}
+	})
+	var parts []verdict
+	if v, ok := cc.ruleVerdict(ask, allow); ok {
+		parts = []verdict{v}
+	} else {
+		var sugg []string
+		if perr == nil && len(t.Hosts) > 0 {
+			sugg = []string{"WebFetch(domain:" + t.Hosts[0] + ")"}
+		}
+		fv := cc.fallback(raw, false, false, false, sugg)
+		if perr != nil && fv.outcome == Allow && cc.mode.Name != ModeBypassPermissions {
+			fv = verdict{outcome: Ask, reasons: []Reason{{Kind: KindDefault, Part: raw, Message: "URL cannot be read fully (" + perr.Error() + "): it can only be asked about"}}}
+		}
+		if perr != nil {
+			fv.reasons = append(fv.reasons, Reason{Kind: KindInvalid, Part: raw, Message: perr.Error()})
+		}
+		parts = []verdict{fv}
+	}
+	return cc.conclude(nil, true, parts, cc.prompt())
+}
+
+// ---- everything else: web searches, agents, MCP and generic tools ----
+
+func (cc *callCtx) decideGeneric() Decision {
+	var deny, ask, allow best
+	if cc.c.enabled {
+		cc.eachRule(EffectDeny, nil, false, func(r *crule) {
+			if !deny.beats(r) && cc.matchParams(r) {
+				deny.offer(r, "")
+			}
+		})
+	}
+	if deny.r != nil {
+		return denyDecision(deny)
+	}
+	cc.eachRule(EffectAsk, nil, false, func(r *crule) {
+		if !ask.beats(r) && cc.matchParams(r) {
+			ask.offer(r, "")
+		}
+	})
+	cc.eachRule(EffectAllow, nil, false, func(r *crule) {
+		if !allow.beats(r) && cc.matchParams(r) {
+			allow.offer(r, "")
+		}
+	})
+	ro := cc.info.ReadOnly && !cc.call.NotReadOnly
+	var parts []verdict
+	if v, ok := cc.ruleVerdict(ask, allow); ok {
+		parts = []verdict{v}
+	} else {
+		covered := ro && cc.info.Kind != KindWebSearch && cc.info.Kind != KindFetch
+		parts = []verdict{cc.fallback("", covered, false, false, []string{cc.tool})}
+	}
+	return cc.conclude(nil, ro, parts, cc.prompt())
+}
+
+// matchParams matches a rule whose specifier reads the input's parameters
+// or primary field.
+func (cc *callCtx) matchParams(r *crule) bool {
+	switch r.spec {
+	case specNone:
+		return true
+	case specParam:
+		ok := matchValue(cc.input.Lookup(r.paramKey), &r.glob, r.fold)
+		if !ok && r.fold && r.dualGlob != nil {
+			ok = matchValue(cc.primary(r), r.dualGlob, true)
+		}
+		if !r.fold && r.dualGlob != nil {
+			return matchValue(cc.primary(r), r.dualGlob, false)
+		}
+		return ok
+	case specPrimary:
+		return matchValue(cc.primary(r), &r.glob, r.fold)
+	case specAnyString:
+		if !r.fold {
+			return false
+		}
+		found := false
+		cc.input.Strings(func(s string) bool {
+			found = r.glob.match(s)
+			return !found
+		})
+		return found
+	}
+	return false
+}
+
+// primary returns the call's primary field value for a rule.
+func (cc *callCtx) primary(r *crule) jsonin.Value {
+	f := cc.info.Field
+	if f == "" {
+		f = kindPrimaryField(cc.info.Kind)
+	}
+	if f == "" {
+		return jsonin.Value{}
+	}
+	return cc.input.Lookup(f)
+}
+
+// matchValue matches a glob against a JSON value: deny/ask any element or
+// string inside, allow every element and never an object.
+func matchValue(v jsonin.Value, g *starGlob, fold bool) bool {
+	if !v.Exists() {
+		return false
+	}
+	switch v.Kind() {
+	case jsonin.String:
+		s, _ := v.Str()
+		return g.match(s)
+	case jsonin.Array:
+		if v.Len() == 0 {
+			return false
+		}
+		for i := 0; i < v.Len(); i++ {
+			m := matchValue(v.Index(i), g, fold)
+			if fold && m {
+				return true
+			}
+			if !fold && !m {
+				return false
+			}
+		}
+		return !fold
+	case jsonin.Object:
+		if !fold {
+			return false
+		}
+		found := false
+		v.Strings(func(s string) bool {
+			found = g.match(s)
+			return !found
+		})
+		return found
+	}
+	return g.match(v.Text())
+}
+
+// ---- shell calls ----
+
+func (cc *callCtx) decideShell() Decision {
+	cmdText, inv := cc.shellCommand()
+	if inv != nil {
+		return *inv
+	}
+	an := analyze(cc, cmdText)
+	enabled := cc.c.enabled
+
+	type cmdPaths struct {
+		args, reads, writes, redirects, searches []pathItem
+	}
+	cps := make([]cmdPaths, len(an.Commands))
+	for i, cmd := range an.Commands {
+		cp := &cps[i]
+		conv := func(refs []shell.PathRef) []pathItem {
+			if len(refs) == 0 {
+				return nil
+			}
+			out := make([]pathItem, 0, len(refs))
+			for _, r := range refs {
+				out = append(out, cc.shellPathItem(cmd, r))
+			}
+			return out
+		}
+		cp.args, cp.reads, cp.writes = conv(cmd.ArgPaths), conv(cmd.Reads), conv(cmd.Writes)
+		cp.redirects, cp.searches = conv(cmd.Redirects), conv(cmd.Searches)
+		if cmd.StdinStatic && len(cmd.Words) > 0 && cmd.Words[0].Static && cmd.Words[0].Value == "apply_patch" {
+			ps, err := pathmatch.PatchPaths(cmd.Stdin)
+			if err != nil {
+				return invalidf("malformed apply_patch body: %v", err)
+			}
+			for _, p := range ps {
+				cp.writes = append(cp.writes, cc.newPathItem(p, cmd.Dir, false))
+			}
+		}
+	}
+
+	// Step 2: deny rules on every command, in every form, and read and edit
+	// deny rules on every path the commands name.
+	matchCmd := func(e Effect, cmd *shell.Command, cp *cmdPaths) best {
+		var b best
+		fw := firstWords(cmd)
+		anyFirst := fw == nil
+		cc.eachRule(e, fw, anyFirst, func(r *crule) {
+			if b.beats(r) {
+				return
+			}
+			if cc.matchShellRule(r, cmd, true) {
+				b.offer(r, cmd.Text)
+			}
+		})
+		pathRule := func(items []pathItem) func(r *crule) {
+			return func(r *crule) {
+				if r.spec != specPath || b.beats(r) {
+					return
+				}
+				for i := range items {
+					if cc.matchPath(r, &items[i]) {
+						b.offer(r, cmd.Text)
+						return
+					}
+				}
+			}
+		}
+		for _, items := range [][]pathItem{cp.args, cp.reads, cp.writes, cp.redirects} {
+			if len(items) > 0 {
+				cc.kindRules(e, KindRead, pathRule(items))
+			}
+		}
+		if len(cp.writes) > 0 {
+			cc.kindRules(e, KindEdit, pathRule(cp.writes))
+			cc.kindRules(e, KindEdit, pathRule(cp.args))
+		}
+		return b
+	}
+	var deny best
+	if enabled {
+		for i, cmd := range an.Commands {
+			if b := matchCmd(EffectDeny, cmd, &cps[i]); b.r != nil {
+				deny.offer(b.r, b.part)
+			}
+		}
+	}
+	if deny.r != nil {
+		return denyDecision(deny)
+	}
+
+	// Step 3: floors.
+	var floors []Reason
+	if enabled {
+		for _, is := range an.Unanalysable {
+			floors = append(floors, Reason{Kind: KindSafety, Part: is.Part, Message: "cannot be analysed: " + is.Message})
+		}
+		if len(an.UnsafeAssign) > 0 {
+			// Not a floor: it only keeps rules from allowing (below).
+			_ = an.UnsafeAssign
+		}
+	}
+	for i, cmd := range an.Commands {
+		cp := &cps[i]
+		if enabled && cmd.Unanalysable != "" {
+			floors = append(floors, Reason{Kind: KindSafety, Part: cmd.Text, Message: "cannot be analysed: " + cmd.Unanalysable})
+		}
+		if cmd.CriticalRemoval != "" {
+			floors = append(floors, Reason{Kind: KindSafety, Part: cmd.Text, Message: "critical removal of " + cmd.CriticalRemoval})
+		}
+		prot := append(append([]pathItem(nil), cp.writes...), cp.redirects...)
+		if !cmd.ReadOnly && len(cp.writes) > 0 {
+			prot = append(prot, cp.args...)
+		}
+		for j := range prot {
+			if e, ok := cc.protected(&prot[j]); ok {
+				floors = append(floors, Reason{Kind: KindSafety, Part: cmd.Text, Message: "writes a protected path (" + e + "): " + prot[j].display()})
+				break
+			}
+		}
+		if enabled {
+			for j := range cp.searches {
+				if r := cc.searchHitsDenied(&cp.searches[j]); r != nil {
+					floors = append(floors, Reason{Kind: KindSafety, Part: cmd.Text, Message: fmt.Sprintf("content search of %s, where read deny rule %q could match", cp.searches[j].display(), r.text)})
+					break
+				}
+			}
+		}
+	}
+
+	// Steps 5 and 6, per command.
+	canAllow := len(an.Unanalysable) == 0 && len(an.UnsafeAssign) == 0
+	nonWrapper := 0
+	for _, cmd := range an.Commands {
+		if !cmd.Wrapper {
+			nonWrapper++
+		}
+	}
+	parts := make([]verdict, 0, len(an.Commands))
+	for i, cmd := range an.Commands {
+		if cmd.Wrapper && nonWrapper > 0 {
+			continue
+		}
+		cp := &cps[i]
+		ask := matchCmd(EffectAsk, cmd, cp)
+		var allow best
+		secretRead := false
+		for j := range cp.reads {
+			if cc.isSecret(&cp.reads[j]) {
+				secretRead = true
+			}
+		}
+		if canAllow && cmd.Unanalysable == "" {
+			cc.eachRule(EffectAllow, firstWords(cmd), false, func(r *crule) {
+				if allow.beats(r) || !cc.matchShellRule(r, cmd, false) {
+					return
+				}
+				allow.offer(r, cmd.Text)
+			})
+			if allow.r != nil && !cc.shellTargetsAllowed(cp.redirects, cp.reads) {
+				allow = best{}
+			}
+		}
+		if v, ok := cc.ruleVerdict(ask, allow); ok {
+			parts = append(parts, v)
+			continue
+		}
+		ro := cmd.ReadOnly && len(an.UnsafeAssign) == 0 && cmd.Dir != ""
+		if ro {
+			for _, items := range [][]pathItem{cp.args, cp.reads, cp.searches} {
+				for j := range items {
+					if !cc.inWorkspace(&items[j]) {
+						ro = false
+					}
+				}
+			}
+		}
+		ae := cmd.AcceptEdits && len(an.UnsafeAssign) == 0 && cmd.Dir != "" && len(cp.writes) > 0
+		if ae {
+			for j := range cp.writes {
+				if !cc.inWorkspace(&cp.writes[j]) {
+					ae = false
+				}
+			}
+		}
+		var sugg []string
+		if s := suggestShell(cmd); s != "" {
+			sugg = []string{s}
+		}
+		v := cc.fallback(cmd.Text, ro, secretRead, ae, sugg)
+		if len(cp.redirects) > 0 && v.outcome == Allow && v.reasons[0].Kind == KindReadOnly {
+			// A read-only command with an output redirection: the target is
+			// judged like an edit call.
+			v = cc.fallback(cmd.Text, false, false, cc.allInWorkspace(cp.redirects), sugg)
+		}
+		parts = append(parts, v)
+	}
+	if len(parts) == 0 {
+		parts = append(parts, cc.fallback(cmdText, an.ReadOnly, false, false, nil))
+	}
+	return cc.conclude(floors, an.ReadOnly && !cc.call.NotReadOnly, parts, cc.prompt())
+}
+
+func (cc *callCtx) allInWorkspace(items []pathItem) bool {
+	for i := range items {
+		if !cc.inWorkspace(&items[i]) {
+			return false
+		}
+	}
+	return true
+}
+
+// shellTargetsAllowed checks what a command allowed by a shell rule must
+// also satisfy: each output redirection target needs an edit allow rule,
+// and a secret read needs a read allow rule naming it.
+func (cc *callCtx) shellTargetsAllowed(redirects, reads []pathItem) bool {
+	for i := range redirects {
+		it := &redirects[i]
+		ok := false
+		cc.kindRules(EffectAllow, KindEdit, func(r *crule) {
+			if !ok && cc.matchPath(r, it) {
+				ok = true
+			}
+		})
+		if !ok {
+			return false
+		}
+	}
+	for i := range reads {
+		it := &reads[i]
+		if !cc.isSecret(it) {
+			continue
+		}
+		ok := false
+		cc.kindRules(EffectAllow, KindRead, func(r *crule) {
+			if !ok && namesSecret(r) && cc.matchPath(r, it) {
+				ok = true
+			}
+		})
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+func (cc *callCtx) shellPathItem(cmd *shell.Command, r shell.PathRef) pathItem {
+	if r.Path == "" {
+		return pathItem{text: r.Text, glob: r.Glob}
+	}
+	it := cc.newPathItem(r.Path, cmd.Dir, r.Glob)
+	it.text = r.Text
+	return it
+}
+
+// firstWords returns the literal command names of every form, or nil when
+// one of them is not static (then every rule must be tried).
+func firstWords(cmd *shell.Command) []string {
+	out := make([]string, 0, len(cmd.Forms))
+	for _, f := range cmd.Forms {
+		if len(f) == 0 {
+			continue
+		}
+		if !f[0].Static {
+			return nil
+		}
+		out = append(out, f[0].Value)
+	}
+	return out
+}
+
+// matchShellRule matches a rule against one simple command: deny and ask
+// rules any form, allow rules the allow reading.
+func (cc *callCtx) matchShellRule(r *crule, cmd *shell.Command, denyLike bool) bool {
+	switch r.spec {
+	case specNone:
+		if denyLike {
+			return true
+		}
+		return !cmd.ExactOnly
+	case specShell:
+	default:
+		return false
+	}
+	if denyLike {
+		for _, f := range cmd.Forms {
+			if r.shellPat.Match(f, true) {
+				return true
+			}
+		}
+		return false
+	}
+	if cmd.ExactOnly && r.shellPat.HasWildcard() {
+		return false
+	}
+	return r.shellPat.Match(cmd.Words, false)
+}
+
+// matchFetch matches a rule against a fetch call's URL: deny and ask rules
+// any reading, allow rules every reading of a URL that parsed.
+func (cc *callCtx) matchFetch(r *crule, t *urlmatch.Target, perr error) bool {
+	if !r.fold && perr != nil {
+		return false
+	}
+	switch r.spec {
+	case specNone:
+		return true
+	case specDomain:
+		if len(t.Hosts) == 0 {
+			return false
+		}
+		for _, h := range t.Hosts {
+			if r.domain.Match(h) {
+				if r.fold {
+					return true
+				}
+			} else if !r.fold {
+				return false
+			}
+		}
+		return !r.fold
+	case specURL:
+		if len(t.URLs) == 0 {
+			return false
+		}
+		for _, u := range t.URLs {
+			if r.urlPat.Match(u) {
+				if r.fold {
+					return true
+				}
+			} else if !r.fold {
+				return false
+			}
+		}
+		if r.fold {
+			for _, u := range t.AltURLs {
+				if r.urlPat.Match(u) {
+					return true
+				}
+			}
+			return false
+		}
+		return true
+	}
+	return cc.matchParams(r)
+}
+
+// analyze parses a shell command for a call.
+func analyze(cc *callCtx, s string) *shell.Analysis {
+	return shell.Analyze(s, shell.Options{Cwd: cc.cwd, Home: cc.home, Glob: cc.c.opts.Glob})
+}

@@ -1,0 +1,253 @@
+package toolgate
+
+import (
+	"path"
+	"strings"
+
+	"github.com/toolgate/toolgate/internal/jsonin"
+	"github.com/toolgate/toolgate/internal/pathmatch"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// pathFields are the input fields read as paths, in order.
+var pathFields = [...]string{"file_path", "path", "absolute_path", "notebook_path", "dir_path", "directory", "source", "destination", "target"}
+
+// validToolName reports whether name is 1–128 characters from
+// [A-Za-z0-9_.:/-].
+func validToolName(name string) bool {
+	if len(name) == 0 || len(name) > 128 {
+		return false
+	}
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_' || c == '.' || c == ':' || c == '/' || c == '-') {
+			return false
+		}
+	}
+	return true
+}
+
+// invalidf builds the "invalid" denial.
+func invalidf(format string, args ...any) Decision {
+	return Denial(KindInvalid, sprintf(format, args...))
+}
+
+// pathItem is one path a call names, with the readings matching needs.
+type pathItem struct {
+	text   string   // as written
+	abs    string   // absolute and clean; "" when it cannot be placed
+	forms  []string // abs, then the symlink target when it differs
+	glob   bool     // holds unexpanded glob characters
+	placed bool
+}
+
+// newPathItem places p against cwd and home and resolves symlinks.
+func (cc *callCtx) newPathItem(text, dir string, glob bool) pathItem {
+	it := pathItem{text: text, glob: glob}
+	if dir == "" && !path.IsAbs(text) && !strings.HasPrefix(text, "~") {
+		return it
+	}
+	abs, ok := pathmatch.Abs(text, dir, cc.home)
+	if !ok {
+		return it
+	}
+	it.abs, it.placed = abs, true
+	it.forms = []string{abs}
+	if r := cc.c.opts.ResolveSymlinks; r != nil && !glob {
+		if t, err := r(abs); err == nil && t != "" && t != abs {
+			it.forms = append(it.forms, path.Clean(t))
+		}
+	}
+	return it
+}
+
+// readPaths reads the path fields of a read or edit call. It returns an
+// invalid decision when a path field is malformed.
+func (cc *callCtx) readPaths() ([]pathItem, *Decision) {
+	var items []pathItem
+	root := cc.input
+	add := func(field string, v jsonin.Value) *Decision {
+		s, ok := v.Str()
+		if !ok {
+			d := invalidf("field %q must be a string path", field)
+			return &d
+		}
+		if v.HasControl() {
+			d := invalidf("field %q holds a control character", field)
+			return &d
+		}
+		if s == "" {
+			d := invalidf("field %q is an empty path", field)
+			return &d
+		}
+		items = append(items, cc.newPathItem(s, cc.cwd, false))
+		return nil
+	}
+	for _, f := range pathFields {
+		if v := root.Get(f); v.Exists() {
+			if d := add(f, v); d != nil {
+				return nil, d
+			}
+		}
+	}
+	if v := root.Get("paths"); v.Exists() {
+		if v.Kind() != jsonin.Array {
+			d := invalidf("field \"paths\" must be an array of strings")
+			return nil, &d
+		}
+		for i := 0; i < v.Len(); i++ {
+			if d := add("paths", v.Index(i)); d != nil {
+				return nil, d
+			}
+		}
+	}
+	if v := root.Get("files"); v.Exists() {
+		if v.Kind() != jsonin.Array {
+			d := invalidf("field \"files\" must be an array of objects")
+			return nil, &d
+		}
+		for i := 0; i < v.Len(); i++ {
+			e := v.Index(i)
+			p := e.Get("path")
+			if e.Kind() != jsonin.Object || !p.Exists() {
+				d := invalidf("field \"files\" must hold objects with a \"path\"")
+				return nil, &d
+			}
+			if d := add("files[].path", p); d != nil {
+				return nil, d
+			}
+		}
+	}
+	if cc.info.Kind == KindList {
+		if v := root.Get("pattern"); v.Exists() {
+			s, ok := v.Str()
+			if !ok {
+				d := invalidf("field \"pattern\" must be a string")
+				return nil, &d
+			}
+			if v.HasControl() {
+				d := invalidf("field \"pattern\" holds a control character")
+				return nil, &d
+			}
+			if dir := literalDirPrefix(s); dir != "" {
+				base := cc.cwd
+				if len(items) > 0 && items[0].placed {
+					base = items[0].abs
+				}
+				items = append(items, cc.newPathItem(dir, base, false))
+			}
+		}
+	}
+	if cc.tool == "apply_patch" || cc.info.Kind == KindEdit {
+		for _, f := range [...]string{"patch", "input", "content"} {
+			if cc.tool != "apply_patch" && f != "patch" {
+				break
+			}
+			v := root.Get(f)
+			if !v.Exists() {
+				continue
+			}
+			body, ok := v.Str()
+			if !ok {
+				d := invalidf("field %q must be a string patch", f)
+				return nil, &d
+			}
+			if cc.tool != "apply_patch" && !strings.HasPrefix(strings.TrimSpace(body), "*** Begin Patch") {
+				continue
+			}
+			ps, err := pathmatch.PatchPaths(body)
+			if err != nil {
+				d := invalidf("malformed apply_patch body: %v", err)
+				return nil, &d
+			}
+			for _, p := range ps {
+				if strings.ContainsRune(p, 0) {
+					d := invalidf("apply_patch header path holds a NUL")
+					return nil, &d
+				}
+				items = append(items, cc.newPathItem(p, cc.cwd, false))
+			}
+			break
+		}
+	}
+	if len(items) == 0 {
+		switch cc.info.Kind {
+		case KindList, KindSearch:
+			items = append(items, cc.newPathItem(cc.cwd, cc.cwd, false))
+		default:
+			d := invalidf("%s call names no path", cc.tool)
+			return nil, &d
+		}
+	}
+	return items, nil
+}
+
+// literalDirPrefix returns the directory part of a glob pattern before its
+// first glob character ("../../.ssh/*" → "../../.ssh").
+func literalDirPrefix(p string) string {
+	i := strings.IndexAny(p, "*?[{")
+	if i < 0 {
+		return path.Dir(p)
+	}
+	j := strings.LastIndexByte(p[:i], '/')
+	if j < 0 {
+		return ""
+	}
+	if j == 0 {
+		return "/"
+	}
+	return p[:j]
+}
+
+// shellCommand reads the command of a shell call: a string, or an argv
+// array quoted into one.
+func (cc *callCtx) shellCommand() (string, *Decision) {
+	field := cc.info.Field
+	if field == "" {
+		field = "command"
+	}
+	v := cc.input.Lookup(field)
+	if !v.Exists() {
+		d := invalidf("shell call has no %q field", field)
+		return "", &d
+	}
+	switch v.Kind() {
+	case jsonin.String:
+		s, _ := v.Str()
+		if v.HasControl() {
+			d := invalidf("command holds a NUL or control character")
+			return "", &d
+		}
+		return s, nil
+	case jsonin.Array:
+		var b strings.Builder
+		for i := 0; i < v.Len(); i++ {
+			e := v.Index(i)
+			s, ok := e.Str()
+			if !ok {
+				d := invalidf("command array must hold only strings")
+				return "", &d
+			}
+			if e.HasControl() {
+				d := invalidf("command holds a NUL or control character")
+				return "", &d
+			}
+			q, err := syntax.Quote(s, syntax.LangBash)
+			if err != nil {
+				d := invalidf("command argument %d cannot be quoted: %v", i, err)
+				return "", &d
+			}
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString(q)
+		}
+		if b.Len() == 0 {
+			d := invalidf("command array is empty")
+			return "", &d
+		}
+		return b.String(), nil
+	}
+	d := invalidf("command must be a string or an array of strings")
+	return "", &d
+}

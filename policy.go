@@ -1,0 +1,302 @@
+package toolgate
+
+import (
+	"encoding/json"
+	"strings"
+)
+
+// Policy is the single-layer rule policy of the seed: deny, allow and ask
+// lists, a default, an enabled flag and a precedence. It is a plain value
+// that serialises losslessly (rules as their text); [Policy.Compile] turns it
+// into a [Config] that decides.
+//
+// The zero Policy has no rules, is enabled and asks for everything.
+type Policy struct {
+	Deny       []string   `json:"deny"`
+	Allow      []string   `json:"allow"`
+	Ask        []string   `json:"ask"`
+	Default    Outcome    `json:"default"`
+	Disabled   bool       `json:"-"`
+	Precedence Precedence `json:"-"`
+}
+
+// NewPolicy returns an empty policy: no rules, default ask.
+func NewPolicy() *Policy { return &Policy{Default: Ask} }
+
+// StrictPolicy returns a policy with no rules whose default is ask (the
+// seed's strict(); not the strict mode).
+func StrictPolicy() *Policy { return &Policy{Default: Ask} }
+
+// DenyRule adds a deny rule and returns the policy.
+func (p *Policy) DenyRule(rule string) *Policy { p.Deny = append(p.Deny, rule); return p }
+
+// AllowRule adds an allow rule and returns the policy.
+func (p *Policy) AllowRule(rule string) *Policy { p.Allow = append(p.Allow, rule); return p }
+
+// AskRule adds an ask rule and returns the policy.
+func (p *Policy) AskRule(rule string) *Policy { p.Ask = append(p.Ask, rule); return p }
+
+// DenyAll adds several deny rules.
+func (p *Policy) DenyAll(rules ...string) *Policy { p.Deny = append(p.Deny, rules...); return p }
+
+// AllowAll adds several allow rules.
+func (p *Policy) AllowAll(rules ...string) *Policy { p.Allow = append(p.Allow, rules...); return p }
+
+// AskAll adds several ask rules.
+func (p *Policy) AskAll(rules ...string) *Policy { p.Ask = append(p.Ask, rules...); return p }
+
+// Layer returns the policy as one layer of the given source.
+func (p *Policy) Layer(src Source) Layer {
+	l := Layer{Source: src}
+	spec := func(rs []string) []RuleSpec {
+		out := make([]RuleSpec, len(rs))
+		for i, r := range rs {
+			out[i] = RuleSpec{Text: r}
+		}
+		return out
+	}
+	l.Deny, l.Allow, l.Ask = spec(p.Deny), spec(p.Allow), spec(p.Ask)
+	def := p.Default
+	if def == Invalid {
+		def = Ask
+	}
+	l.Default = &def
+	en := !p.Disabled
+	l.Enabled = &en
+	pre := p.Precedence
+	l.Precedence = &pre
+	return l
+}
+
+// Compile compiles the policy into a Config.
+func (p *Policy) Compile(opts Options) (*Config, error) {
+	return Compile([]Layer{p.Layer(SourceCLI)}, opts)
+}
+
+type policyJSON struct {
+	Deny       []string `json:"deny"`
+	Allow      []string `json:"allow"`
+	Ask        []string `json:"ask"`
+	Default    string   `json:"default"`
+	Enabled    bool     `json:"enabled"`
+	Precedence string   `json:"precedence"`
+}
+
+// MarshalJSON encodes the policy with its rules as text.
+func (p Policy) MarshalJSON() ([]byte, error) {
+	def := p.Default
+	if def == Invalid {
+		def = Ask
+	}
+	nz := func(s []string) []string {
+		if s == nil {
+			return []string{}
+		}
+		return s
+	}
+	return json.Marshal(policyJSON{Deny: nz(p.Deny), Allow: nz(p.Allow), Ask: nz(p.Ask), Default: def.String(), Enabled: !p.Disabled, Precedence: p.Precedence.String()})
+}
+
+// UnmarshalJSON decodes a policy; unknown outcomes and precedences are
+// errors.
+func (p *Policy) UnmarshalJSON(b []byte) error {
+	pj := policyJSON{Enabled: true}
+	if err := json.Unmarshal(b, &pj); err != nil {
+		return err
+	}
+	np := Policy{Deny: pj.Deny, Allow: pj.Allow, Ask: pj.Ask, Default: Ask, Disabled: !pj.Enabled}
+	if pj.Default != "" {
+		o, err := ParseOutcome(pj.Default)
+		if err != nil || o == Modify {
+			return &json.UnmarshalTypeError{Value: "default " + pj.Default, Type: nil}
+		}
+		np.Default = o
+	}
+	if pj.Precedence != "" {
+		pr, err := ParsePrecedence(pj.Precedence)
+		if err != nil {
+			return err
+		}
+		np.Precedence = pr
+	}
+	*p = np
+	return nil
+}
+
+// Check returns the decision's outcome for a call (the seed's check).
+func (c *Config) Check(call Call) Outcome { return c.Decide(call).Outcome.Effective() }
+
+// IsAllowed reports whether the call may run without asking (the seed's
+// is_allowed: allow, or modify).
+func (c *Config) IsAllowed(call Call) bool { return c.Decide(call).Allowed() }
+
+// IsDenied reports whether the call is denied.
+func (c *Config) IsDenied(call Call) bool { return c.Decide(call).Denied() }
+
+// RequiresConfirmation reports whether a person must approve the call.
+func (c *Config) RequiresConfirmation(call Call) bool { return c.Decide(call).Outcome == Ask }
+
+// MatchingRules lists every rule of each list that matches a call, in order
+// of priority, for debugging. Matching is read as for that list: deny and
+// ask rules any reading, allow rules every reading.
+type MatchingRules struct {
+	Deny, Allow, Ask []Reason
+}
+
+// MatchingRules returns every rule that matches the call (the seed's
+// get_matching_rules).
+func (c *Config) MatchingRules(call Call) MatchingRules {
+	var m MatchingRules
+	cc, inv := c.prepare(&call)
+	if inv != nil {
+		return m
+	}
+	for _, e := range []Effect{EffectDeny, EffectAsk, EffectAllow} {
+		var hits []*crule
+		for _, rs := range []*ruleSet{c.session, c.static} {
+			if rs == nil {
+				continue
+			}
+			for _, r := range rs.of(e).all {
+				if cc.ruleMatchesForList(r) {
+					hits = append(hits, r)
+				}
+			}
+		}
+		var out []Reason
+		for _, r := range hits {
+			out = append(out, r.reason(KindRule, ""))
+		}
+		switch e {
+		case EffectDeny:
+			m.Deny = out
+		case EffectAsk:
+			m.Ask = out
+		default:
+			m.Allow = out
+		}
+	}
+	return m
+}
+
+// ruleMatchesForList reports whether a rule matches the call as its list
+// reads it.
+func (cc *callCtx) ruleMatchesForList(r *crule) bool {
+	if r.effect != EffectAllow {
+		return cc.matchesCall(r)
+	}
+	if !cc.ruleNamesToolAllow(r) {
+		return false
+	}
+	switch cc.info.Kind {
+	case KindShell:
+		s, d := cc.shellCommand()
+		if d != nil {
+			return false
+		}
+		an := analyze(cc, s)
+		if len(an.Commands) == 0 {
+			return false
+		}
+		for _, cmd := range an.Commands {
+			if !cmd.Wrapper && !cc.matchShellRule(r, cmd, false) {
+				return false
+			}
+		}
+		return true
+	case KindRead, KindList, KindSearch, KindEdit:
+		items, d := cc.readPaths()
+		if d != nil {
+			return false
+		}
+		for i := range items {
+			if !cc.matchPath(r, &items[i]) {
+				return false
+			}
+		}
+		return true
+	case KindFetch:
+		return cc.matchesCall(r)
+	}
+	return cc.matchParams(r)
+}
+
+// toolCtx builds a minimal call context for questions about a tool name.
+func (c *Config) toolCtx(tool string) *callCtx {
+	cc := &callCtx{c: c, call: &Call{Tool: tool}, tool: tool, lower: strings.ToLower(tool), info: c.toolInfo(tool), mode: c.mode}
+	if strings.HasPrefix(tool, "mcp__") || cc.info.Kind == KindMCP {
+		cc.splitMCP()
+	}
+	return cc
+}
+
+// ruleNamesToolAllow reports whether an allow rule names the tool, with
+// allow's case-sensitive, unambiguous reading.
+func (cc *callCtx) ruleNamesToolAllow(r *crule) bool {
+	if r.noApprove {
+		return false
+	}
+	switch {
+	case r.isKind:
+		return kindFamily(r.kind, cc.info.Kind)
+	case r.nameGlob != nil:
+		return r.nameGlob.match(cc.tool)
+	case r.mcpServer != "":
+		if r.name != "" && r.name == cc.tool {
+			return true
+		}
+		if !cc.mcpSure {
+			return false
+		}
+		sp := cc.mcp[0]
+		return sp.server == r.mcpServer && (r.mcpTool == nil || r.mcpTool.match(sp.tool))
+	}
+	return r.name == cc.tool
+}
+
+// DeclaresToolAccess reports whether some allow or ask rule names the tool,
+// ignoring specifiers. It does not authorise anything.
+func (c *Config) DeclaresToolAccess(tool string) bool {
+	cc := c.toolCtx(tool)
+	for _, rs := range []*ruleSet{c.session, c.static} {
+		if rs == nil {
+			continue
+		}
+		for _, r := range rs.allow.all {
+			if cc.ruleNamesToolAllow(r) {
+				return true
+			}
+		}
+		for _, r := range rs.ask.all {
+			if cc.ruleNamesTool(r) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ExposeToModel reports whether a tool's definition should be shown to the
+// model: false when a deny rule covers the whole tool, or when the default
+// is deny and no allow or ask rule declares it. A disabled policy exposes
+// everything.
+func (c *Config) ExposeToModel(tool string) bool {
+	if !c.enabled {
+		return true
+	}
+	cc := c.toolCtx(tool)
+	for _, rs := range []*ruleSet{c.session, c.static} {
+		if rs == nil {
+			continue
+		}
+		for _, r := range rs.deny.all {
+			if r.spec == specNone && cc.ruleNamesTool(r) {
+				return false
+			}
+		}
+	}
+	if c.defaultOutcome == Deny && !c.DeclaresToolAccess(tool) {
+		return false
+	}
+	return true
+}

@@ -1,0 +1,341 @@
+package toolgate
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/toolgate/toolgate/internal/jsonin"
+	"github.com/toolgate/toolgate/internal/urlmatch"
+)
+
+type compiledRewrite struct {
+	match  *crule
+	set    []PointerValue
+	remove []PointerRef
+}
+
+func (c *Config) compileRewrite(rw Rewrite, l Layer) (*compiledRewrite, Diagnostics) {
+	var diags Diagnostics
+	r, d := c.compileRule(rw.Match, EffectDeny, l)
+	if d != nil {
+		return nil, Diagnostics{*d}
+	}
+	r.effect = 0
+	for _, s := range rw.Set {
+		if _, err := splitPointer(s.Pointer); err != nil {
+			diags.Errorf(s.Pos, "rewrite", "rewrite set %q: %v", s.Pointer, err)
+		}
+		if !json.Valid(s.Value) {
+			diags.Errorf(s.Pos, "rewrite", "rewrite set %q: value is not valid JSON", s.Pointer)
+		}
+	}
+	for _, s := range rw.Remove {
+		if p, err := splitPointer(s.Pointer); err != nil {
+			diags.Errorf(s.Pos, "rewrite", "rewrite remove %q: %v", s.Pointer, err)
+		} else if len(p) == 0 {
+			diags.Errorf(s.Pos, "rewrite", "rewrite remove %q: cannot remove the whole input", s.Pointer)
+		}
+	}
+	if len(rw.Set) == 0 && len(rw.Remove) == 0 {
+		diags.Errorf(rw.Match.Pos, "rewrite", "rewrite for %q sets and removes nothing", rw.Match.Text)
+	}
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	return &compiledRewrite{match: r, set: rw.Set, remove: rw.Remove}, diags
+}
+
+// splitPointer splits a JSON Pointer (RFC 6901) into reference tokens.
+func splitPointer(p string) ([]string, error) {
+	if p == "" {
+		return nil, nil
+	}
+	if !strings.HasPrefix(p, "/") {
+		return nil, fmt.Errorf("a JSON Pointer must be empty or start with \"/\"")
+	}
+	toks := strings.Split(p[1:], "/")
+	for i, t := range toks {
+		for j := 0; j < len(t); j++ {
+			if t[j] == '~' && (j+1 >= len(t) || (t[j+1] != '0' && t[j+1] != '1')) {
+				return nil, fmt.Errorf("bad escape in JSON Pointer token %q: only ~0 and ~1", t)
+			}
+		}
+		toks[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
+	}
+	return toks, nil
+}
+
+// matchesCall reports whether a rule (read like a deny rule) matches the call
+// in any reading.
+func (cc *callCtx) matchesCall(r *crule) bool {
+	hit := false
+	// Only rules naming the call's tool apply.
+	for _, e := range []Effect{EffectDeny} {
+		_ = e
+	}
+	if !cc.ruleNamesTool(r) {
+		return false
+	}
+	switch cc.info.Kind {
+	case KindShell:
+		s, d := cc.shellCommand()
+		if d != nil {
+			return false
+		}
+		an := analyze(cc, s)
+		for _, cmd := range an.Commands {
+			if cc.matchShellRule(r, cmd, true) {
+				hit = true
+			}
+		}
+	case KindRead, KindList, KindSearch, KindEdit:
+		items, d := cc.readPaths()
+		if d != nil {
+			return false
+		}
+		for i := range items {
+			if cc.matchPath(r, &items[i]) {
+				hit = true
+			}
+		}
+	case KindFetch:
+		u, _ := cc.input.Get("url").Str()
+		t, err := urlmatch.Parse(u)
+		hit = cc.matchFetch(r, &t, err)
+	default:
+		hit = cc.matchParams(r)
+	}
+	return hit
+}
+
+// ruleNamesTool reports whether a deny-style rule names the call's tool.
+func (cc *callCtx) ruleNamesTool(r *crule) bool {
+	switch {
+	case r.isKind:
+		return kindFamily(r.kind, cc.info.Kind)
+	case r.nameGlob != nil:
+		return r.nameGlob.match(cc.tool)
+	case r.mcpServer != "":
+		if r.name != "" && r.name == cc.lower {
+			return true
+		}
+		for _, sp := range cc.mcp {
+			if strings.EqualFold(sp.server, r.mcpServer) && (r.mcpTool == nil || r.mcpTool.match(sp.tool)) {
+				return true
+			}
+		}
+		return false
+	}
+	return r.name == cc.lower
+}
+
+// decideRewritten decides a call and, when rewrites apply, its rewritten
+// form: the stricter of the two wins.
+func (c *Config) decideRewritten(cc *callCtx) Decision {
+	d0 := c.decideCore(cc)
+	if len(c.rewrites) == 0 || d0.Reason().Kind == KindInvalid {
+		return d0
+	}
+	var applied []*compiledRewrite
+	for _, rw := range c.rewrites {
+		if cc.matchesCall(rw.match) {
+			applied = append(applied, rw)
+		}
+	}
+	if len(applied) == 0 {
+		return d0
+	}
+	var doc any
+	dec := json.NewDecoder(bytes.NewReader(cc.doc.Root().Raw()))
+	dec.UseNumber()
+	if err := dec.Decode(&doc); err != nil {
+		return Denial(KindError, "rewrite: cannot decode the input: "+err.Error())
+	}
+	var reasons []Reason
+	for _, rw := range applied {
+		for _, s := range rw.set {
+			var v any
+			vd := json.NewDecoder(bytes.NewReader(s.Value))
+			vd.UseNumber()
+			if err := vd.Decode(&v); err != nil {
+				return Denial(KindError, "rewrite: bad value for "+s.Pointer)
+			}
+			nd, err := pointerSet(doc, s.Pointer, v)
+			if err != nil {
+				return Decision{Outcome: Deny, Reasons: []Reason{rw.match.reasonRewrite("rewrite set " + s.Pointer + ": " + err.Error())}}
+			}
+			doc = nd
+		}
+		for _, s := range rw.remove {
+			nd, err := pointerRemove(doc, s.Pointer)
+			if err != nil {
+				return Decision{Outcome: Deny, Reasons: []Reason{rw.match.reasonRewrite("rewrite remove " + s.Pointer + ": " + err.Error())}}
+			}
+			doc = nd
+		}
+		reasons = append(reasons, rw.match.reasonRewrite("rewrote the input"))
+	}
+	out, err := json.Marshal(doc)
+	if err != nil {
+		return Denial(KindError, "rewrite: cannot encode the rewritten input: "+err.Error())
+	}
+	if jsonEqual(out, cc.doc.Root().Raw()) {
+		return d0
+	}
+	call2 := *cc.call
+	call2.Input = out
+	cc2, inv := c.prepare(&call2)
+	if inv != nil {
+		inv.Reasons = append(inv.Reasons, reasons...)
+		return *inv
+	}
+	d1 := c.decideCore(cc2)
+	// Highest priority rewrite last: name it first.
+	for i, j := 0, len(reasons)-1; i < j; i, j = i+1, j-1 {
+		reasons[i], reasons[j] = reasons[j], reasons[i]
+	}
+	switch {
+	case d0.Denied():
+		return d0
+	case d1.Denied():
+		d1.Reasons = append(d1.Reasons, reasons...)
+		return d1
+	case d0.Outcome == Ask || d1.Outcome == Ask:
+		a := d1
+		if d0.Outcome == Ask {
+			a = d0
+			a.Prompt = cc2.prompt()
+		}
+		a.Input = out
+		a.Reasons = append(a.Reasons, reasons...)
+		return a
+	}
+	return Decision{Outcome: Modify, Input: out, Reasons: append(reasons, d1.Reasons...)}
+}
+
+func (r *crule) reasonRewrite(msg string) Reason {
+	rs := r.reason(KindRule, "")
+	rs.Effect = "rewrite"
+	rs.Message = msg
+	return rs
+}
+
+func jsonEqual(a, b []byte) bool {
+	var x, y any
+	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
+		return false
+	}
+	ca, _ := json.Marshal(x)
+	cb, _ := json.Marshal(y)
+	return bytes.Equal(ca, cb)
+}
+
+// pointerSet sets the value at p, creating missing parent objects; "-"
+// appends to an array.
+func pointerSet(doc any, p string, v any) (any, error) {
+	toks, err := splitPointer(p)
+	if err != nil {
+		return nil, err
+	}
+	if len(toks) == 0 {
+		return v, nil
+	}
+	return setAt(doc, toks, v)
+}
+
+func setAt(cur any, toks []string, v any) (any, error) {
+	t := toks[0]
+	last := len(toks) == 1
+	switch n := cur.(type) {
+	case map[string]any:
+		if last {
+			n[t] = v
+			return n, nil
+		}
+		child, ok := n[t]
+		if !ok || child == nil {
+			child = map[string]any{}
+		}
+		nc, err := setAt(child, toks[1:], v)
+		if err != nil {
+			return nil, err
+		}
+		n[t] = nc
+		return n, nil
+	case []any:
+		if t == "-" {
+			if !last {
+				return nil, fmt.Errorf("\"-\" must be the last token")
+			}
+			return append(n, v), nil
+		}
+		i, err := strconv.Atoi(t)
+		if err != nil || i < 0 || i >= len(n) {
+			return nil, fmt.Errorf("array index %q out of range", t)
+		}
+		if last {
+			n[i] = v
+			return n, nil
+		}
+		nc, err := setAt(n[i], toks[1:], v)
+		if err != nil {
+			return nil, err
+		}
+		n[i] = nc
+		return n, nil
+	}
+	return nil, fmt.Errorf("cannot set %q inside a %T", t, cur)
+}
+
+func pointerRemove(doc any, p string) (any, error) {
+	toks, err := splitPointer(p)
+	if err != nil {
+		return nil, err
+	}
+	if len(toks) == 0 {
+		return nil, fmt.Errorf("cannot remove the whole input")
+	}
+	return removeAt(doc, toks)
+}
+
+func removeAt(cur any, toks []string) (any, error) {
+	t := toks[0]
+	last := len(toks) == 1
+	switch n := cur.(type) {
+	case map[string]any:
+		child, ok := n[t]
+		if !ok {
+			return n, nil // removing what is not there changes nothing
+		}
+		if last {
+			delete(n, t)
+			return n, nil
+		}
+		nc, err := removeAt(child, toks[1:])
+		if err != nil {
+			return nil, err
+		}
+		n[t] = nc
+		return n, nil
+	case []any:
+		i, err := strconv.Atoi(t)
+		if err != nil || i < 0 || i >= len(n) {
+			return n, nil
+		}
+		if last {
+			return append(n[:i:i], n[i+1:]...), nil
+		}
+		nc, err := removeAt(n[i], toks[1:])
+		if err != nil {
+			return nil, err
+		}
+		n[i] = nc
+		return n, nil
+	}
+	return cur, nil
+}
+
+var _ = jsonin.Null
