@@ -3,7 +3,6 @@ package toolgate_test
 import (
 	"encoding/json"
 	"fmt"
-	"os"
 	"path"
 	"path/filepath"
 	"strings"

@@ -1,0 +1,103 @@
+package toolgate_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/toolgate/toolgate"
+)
+
+// benchPolicy builds a policy of n rules spread over tools the way large
+// policies are: mostly shell commands and MCP tools, some paths and domains.
+func benchPolicy(tb testing.TB, n int) *toolgate.Config {
+	tb.Helper()
+	l := toolgate.Layer{Source: toolgate.SourceProject, File: "/p/.toolgate/policy.yaml", Root: "/p"}
+	def, ro := toolgate.Ask, toolgate.Allow
+	l.Default, l.DefaultReadOnly = &def, &ro
+	add := func(list *[]toolgate.RuleSpec, text string) {
+		*list = append(*list, toolgate.RuleSpec{Text: text, Pos: toolgate.Position{File: l.File, Line: len(*list) + 1, Column: 5}})
+	}
+	for i := 0; i < n; i++ {
+		switch i % 10 {
+		case 0, 1, 2, 3:
+			add(&l.Allow, fmt.Sprintf("Bash(tool%d run:*)", i))
+		case 4:
+			add(&l.Deny, fmt.Sprintf("Bash(danger%d:*)", i))
+		case 5, 6, 7:
+			add(&l.Allow, fmt.Sprintf("mcp__srv%d__get_*", i))
+		case 8:
+			add(&l.Deny, fmt.Sprintf("mcp__srv%d__delete_*", i))
+		case 9:
+			if i%100 == 9 {
+				add(&l.Deny, fmt.Sprintf("Read(./secret%d/**)", i))
+			} else {
+				add(&l.Ask, fmt.Sprintf("mcp__srv%d__put", i))
+			}
+		}
+	}
+	add(&l.Allow, "Read(src/**)")
+	add(&l.Allow, "Bash(git status)")
+	add(&l.Allow, "Bash(npm run test:*)")
+	add(&l.Allow, "Bash(cargo build:*)")
+	add(&l.Allow, "WebFetch(domain:*.example.com)")
+	add(&l.Deny, "Read(./.env)")
+	add(&l.Deny, "Bash(curl:*)")
+	add(&l.Allow, "mcp__github__get_*")
+	c, err := toolgate.Compile([]toolgate.Layer{l}, toolgate.Options{})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return c
+}
+
+var benchCalls = []struct {
+	name  string
+	tool  string
+	input string
+}{
+	{"Read", "Read", `{"file_path":"/p/src/main.go"}`},
+	{"Edit", "Edit", `{"file_path":"/p/src/main.go","old_string":"a","new_string":"b"}`},
+	{"WebFetch", "WebFetch", `{"url":"https://api.example.com/v1/items?x=1"}`},
+	{"MCP", "mcp__github__get_issue", `{"owner":"o","repo":"r","number":12}`},
+	{"BashSimple", "Bash", `{"command":"git status"}`},
+	{"BashCompound", "Bash", `{"command":"cargo build && npm run test | tee out.log"}`},
+}
+
+func BenchmarkDecide(b *testing.B) {
+	write4k := `{"file_path":"/p/src/big.go","content":` + mustJSON(strings.Repeat("line of code with \"quotes\" and \\ slashes\n", 100)) + `}`
+	calls := append(benchCalls[:len(benchCalls):len(benchCalls)], struct{ name, tool, input string }{"Write4KB", "Write", write4k})
+	for _, n := range []int{20, 1000, 10000} {
+		cfg := benchPolicy(b, n)
+		for _, bc := range calls {
+			call := toolgate.Call{Tool: bc.tool, Input: json.RawMessage(bc.input), Cwd: "/p", Home: "/home/u"}
+			b.Run(fmt.Sprintf("rules=%d/%s", n, bc.name), func(b *testing.B) {
+				b.ReportAllocs()
+				b.SetBytes(int64(len(bc.input)))
+				for b.Loop() {
+					d := cfg.Decide(call)
+					if d.Outcome == toolgate.Invalid {
+						b.Fatal("invalid")
+					}
+				}
+			})
+		}
+	}
+}
+
+func BenchmarkCompile(b *testing.B) {
+	for _, n := range []int{1000, 10000} {
+		b.Run(fmt.Sprintf("rules=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				benchPolicy(b, n)
+			}
+		})
+	}
+}
+
+func mustJSON(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

@@ -1,0 +1,296 @@
+package toolgate_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/toolgate/toolgate"
+)
+
+func mustCompile(t testing.TB, layers ...toolgate.Layer) *toolgate.Config {
+	t.Helper()
+	c, err := toolgate.Compile(layers, toolgate.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func layer(src toolgate.Source, allow, deny, ask []string) toolgate.Layer {
+	l := toolgate.Layer{Source: src, Root: "/p"}
+	for _, r := range allow {
+		l.Allow = append(l.Allow, toolgate.RuleSpec{Text: r})
+	}
+	for _, r := range deny {
+		l.Deny = append(l.Deny, toolgate.RuleSpec{Text: r})
+	}
+	for _, r := range ask {
+		l.Ask = append(l.Ask, toolgate.RuleSpec{Text: r})
+	}
+	return l
+}
+
+func bash(cmd string) toolgate.Call {
+	in, _ := json.Marshal(map[string]string{"command": cmd})
+	return toolgate.Call{Tool: "Bash", Input: in, Cwd: "/p", Home: "/home/u"}
+}
+
+func TestCompileErrors(t *testing.T) {
+	tests := []struct {
+		rule string
+		col  int
+		msg  string
+	}{
+		{"Bash()", 6, "empty specifier"},
+		{"Bash(ls", 8, "must end with"},
+		{"Ba sh", 3, "a space"},
+		{"Bash(ls | rm)", 9, ""},
+		{"Bash(echo > x)", 11, ""},
+		{"Bash(command:ls)", 6, "parameter rule"},
+		{"WebFetch(example.com)", 10, "WebFetch specifier"},
+		{"Read([abc)", 6, ""},
+		{"mcp__", 1, "names no server"},
+	}
+	for _, tt := range tests {
+		l := toolgate.Layer{Source: toolgate.SourceProject, File: "/p/policy.yaml",
+			Deny: []toolgate.RuleSpec{{Text: tt.rule, Pos: toolgate.Position{File: "/p/policy.yaml", Line: 3, Column: 1}}}}
+		_, err := toolgate.Compile([]toolgate.Layer{l}, toolgate.Options{})
+		ds, ok := err.(toolgate.Diagnostics)
+		if !ok || len(ds) != 1 {
+			t.Errorf("Compile(%q) = %v; want one diagnostic", tt.rule, err)
+			continue
+		}
+		d := ds[0]
+		if d.Pos.Line != 3 || (tt.col > 0 && d.Pos.Column != tt.col) || !strings.Contains(d.Message, tt.msg) {
+			t.Errorf("Compile(%q) = %s; want column %d containing %q", tt.rule, d, tt.col, tt.msg)
+		}
+	}
+}
+
+func TestZeroDecisionIsDeny(t *testing.T) {
+	var d toolgate.Decision
+	if !d.Denied() || d.Allowed() {
+		t.Fatal("the zero Decision must be a denial")
+	}
+	if toolgate.Stricter(toolgate.Decision{Outcome: toolgate.Allow}, d).Outcome != toolgate.Invalid {
+		t.Fatal("an invalid outcome must be stricter than allow")
+	}
+}
+
+func TestFailClosed(t *testing.T) {
+	c := mustCompile(t, layer(toolgate.SourceProject, []string{"Bash", "Read"}, nil, nil))
+	deep := strings.Repeat("$(", 40) + "ls" + strings.Repeat(")", 40)
+	tests := []struct {
+		name string
+		call toolgate.Call
+		want toolgate.Outcome
+		kind toolgate.ReasonKind
+	}{
+		{"unparsable command", bash("echo 'unterminated"), toolgate.Ask, toolgate.KindSafety},
+		{"over-deep nesting", bash("echo " + deep), toolgate.Ask, toolgate.KindSafety},
+		{"input over the size limit", toolgate.Call{Tool: "Read", Cwd: "/p", Input: json.RawMessage(`{"file_path":"` + strings.Repeat("a", toolgate.MaxInputSize) + `"}`)}, toolgate.Deny, toolgate.KindInvalid},
+		{"relative cwd", toolgate.Call{Tool: "Read", Cwd: "p", Input: json.RawMessage(`{"file_path":"a"}`)}, toolgate.Deny, toolgate.KindInvalid},
+		{"non-object input", toolgate.Call{Tool: "Read", Cwd: "/p", Input: json.RawMessage(`[]`)}, toolgate.Deny, toolgate.KindInvalid},
+		{"broken JSON", toolgate.Call{Tool: "Read", Cwd: "/p", Input: json.RawMessage(`{"file_path":`)}, toolgate.Deny, toolgate.KindInvalid},
+	}
+	for _, tt := range tests {
+		d := c.Decide(tt.call)
+		if d.Outcome != tt.want || d.Reason().Kind != tt.kind {
+			t.Errorf("%s: got %s; want %s with kind %s", tt.name, d, tt.want, tt.kind)
+		}
+	}
+	nonint := bash("echo 'unterminated")
+	nonint.NonInteractive = true
+	if d := c.Decide(nonint); d.Outcome != toolgate.Deny {
+		t.Errorf("unanalysable command with nobody to ask: got %s, want deny", d)
+	}
+}
+
+func TestPanicInCheckingDenies(t *testing.T) {
+	opts := toolgate.Options{ResolveSymlinks: func(string) (string, error) { panic("boom") }}
+	c, err := toolgate.Compile([]toolgate.Layer{layer(toolgate.SourceProject, []string{"Read"}, nil, nil)}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := c.Decide(toolgate.Call{Tool: "Read", Cwd: "/p", Input: json.RawMessage(`{"file_path":"/p/a"}`)})
+	if d.Outcome != toolgate.Deny || d.Reason().Kind != toolgate.KindError {
+		t.Fatalf("got %s; want deny with kind error", d)
+	}
+}
+
+func TestSessionRules(t *testing.T) {
+	e := toolgate.NewEngine(mustCompile(t, layer(toolgate.SourceProject, nil, nil, nil)))
+	if got := e.SessionRules(); len(got.Allow)+len(got.Deny)+len(got.Ask) != 0 {
+		t.Fatalf("fresh engine has session rules %+v", got)
+	}
+	if err := e.AddSessionRule(toolgate.EffectAllow, "Bash(make:*)"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.AddSessionRule(toolgate.EffectAllow, "BashOutput"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.AddSessionRule(toolgate.EffectAllow, "Bash"); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.AddSessionRule(toolgate.EffectAllow, "Bash("); err == nil {
+		t.Fatal("a malformed session rule must be an error")
+	}
+	d := e.Decide(bash("make all"))
+	if d.Outcome != toolgate.Allow || d.Reason().Kind != toolgate.KindSession {
+		t.Fatalf("got %s; want allow by a session rule", d)
+	}
+	if !e.RemoveSessionRule(toolgate.EffectAllow, "Bash") {
+		t.Fatal("exact removal failed")
+	}
+	got := e.SessionRules().Allow
+	if len(got) != 2 || got[0] != "Bash(make:*)" || got[1] != "BashOutput" {
+		t.Fatalf("removing Bash must keep BashOutput and Bash(make:*): %v", got)
+	}
+	if n := e.RemoveSessionRulesContaining(toolgate.EffectAllow, "Bash"); n != 2 {
+		t.Fatalf("substring removal removed %d, want 2", n)
+	}
+	if d := e.Decide(bash("make all")); d.Outcome != toolgate.Ask {
+		t.Fatalf("after removal got %s, want ask", d)
+	}
+}
+
+func TestSessionRulesConcurrent(t *testing.T) {
+	e := toolgate.NewEngine(mustCompile(t, layer(toolgate.SourceProject, nil, []string{"Bash(rm:*)"}, nil)))
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				d := e.Decide(bash("make x"))
+				if d.Outcome != toolgate.Allow && d.Outcome != toolgate.Ask {
+					t.Errorf("unexpected %s", d)
+					return
+				}
+				if d := e.Decide(bash("rm -rf x")); d.Outcome != toolgate.Deny {
+					t.Errorf("rm must stay denied, got %s", d)
+					return
+				}
+			}
+		}()
+	}
+	for i := 0; i < 200; i++ {
+		r := fmt.Sprintf("Bash(make:*)")
+		if i%2 == 0 {
+			_ = e.AddSessionRule(toolgate.EffectAllow, r)
+		} else {
+			e.RemoveSessionRule(toolgate.EffectAllow, r)
+		}
+	}
+	close(stop)
+	wg.Wait()
+}
+
+func TestLayerPriorityNamesFirstRule(t *testing.T) {
+	c := mustCompile(t,
+		toolgate.Layer{Source: toolgate.SourceUser, File: "/u.yaml", Deny: []toolgate.RuleSpec{{Text: "Bash(rm:*)", Pos: toolgate.Position{File: "/u.yaml", Line: 1, Column: 1}}}},
+		toolgate.Layer{Source: toolgate.SourceManaged, File: "/m.yaml", Deny: []toolgate.RuleSpec{{Text: "Bash(rm -rf:*)", Pos: toolgate.Position{File: "/m.yaml", Line: 2, Column: 3}}}},
+	)
+	d := c.Decide(bash("rm -rf x"))
+	r := d.Reason()
+	if r.Rule != "Bash(rm -rf:*)" || r.Source != "managed" || r.File != "/m.yaml" || r.Line != 2 || r.Column != 3 || r.Part != "rm -rf x" {
+		t.Fatalf("got %+v; want the managed rule with its position", r)
+	}
+}
+
+func TestScalarSettingsByPriority(t *testing.T) {
+	deny, allow := toolgate.Deny, toolgate.Allow
+	user := toolgate.Layer{Source: toolgate.SourceUser, Default: &allow}
+	proj := toolgate.Layer{Source: toolgate.SourceProject, Default: &deny}
+	c := mustCompile(t, user, proj)
+	if d := c.Decide(bash("make")); d.Outcome != toolgate.Deny {
+		t.Fatalf("project default must win over user default: got %s", d)
+	}
+}
+
+func TestDisabledPolicyKeepsFloors(t *testing.T) {
+	off := false
+	l := layer(toolgate.SourceProject, nil, []string{"Bash"}, nil)
+	l.Enabled = &off
+	c := mustCompile(t, l)
+	if d := c.Decide(bash("make")); d.Outcome != toolgate.Allow {
+		t.Fatalf("disabled policy: got %s, want allow", d)
+	}
+	if d := c.Decide(bash("rm -rf /")); d.Outcome != toolgate.Ask || d.Reason().Kind != toolgate.KindSafety {
+		t.Fatalf("disabled policy must keep the critical-removal floor: got %s", d)
+	}
+	e := toolgate.Call{Tool: "Edit", Cwd: "/p", Input: json.RawMessage(`{"file_path":"/p/.git/config"}`)}
+	if d := c.Decide(e); d.Outcome != toolgate.Ask {
+		t.Fatalf("disabled policy must keep the protected-path floor: got %s", d)
+	}
+}
+
+func TestAskPromptAndSuggestions(t *testing.T) {
+	c := mustCompile(t, layer(toolgate.SourceProject, []string{"Bash(npm test)"}, nil, nil))
+	d := c.Decide(bash("npm test && bash -c 'make  all'"))
+	if d.Outcome != toolgate.Ask {
+		t.Fatalf("got %s", d)
+	}
+	if len(d.Suggestions) != 1 || d.Suggestions[0] != "Bash(make all)" {
+		t.Fatalf("suggestions = %q; want [Bash(make all)] (never a shell prefix)", d.Suggestions)
+	}
+	d = c.Decide(bash("echo \u202eabc"))
+	if !strings.Contains(d.Prompt, `\u202e`) {
+		t.Fatalf("prompt must show bidi characters as escapes: %q", d.Prompt)
+	}
+}
+
+func TestPolicyFacade(t *testing.T) {
+	p := toolgate.NewPolicy().AllowRule("Bash(git status)").DenyRule("Bash(rm:*)").AskRule("Bash(git push:*)")
+	b, err := json.Marshal(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back toolgate.Policy
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	b2, _ := json.Marshal(&back)
+	if string(b) != string(b2) {
+		t.Fatalf("round trip: %s != %s", b, b2)
+	}
+	c, err := back.Compile(toolgate.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !c.IsAllowed(bash("git status")) || !c.IsDenied(bash("rm x")) || !c.RequiresConfirmation(bash("git push")) {
+		t.Fatal("facade predicates disagree with the rules")
+	}
+	m := c.MatchingRules(bash("git push && rm x"))
+	if len(m.Deny) != 1 || len(m.Ask) != 1 || len(m.Allow) != 0 {
+		t.Fatalf("matching rules = %+v", m)
+	}
+	if !c.DeclaresToolAccess("Bash") || c.DeclaresToolAccess("Read") {
+		t.Fatal("DeclaresToolAccess")
+	}
+	strict, _ := toolgate.NewPolicy().DenyRule("WebFetch").Compile(toolgate.Options{})
+	if strict.ExposeToModel("WebFetch") || !strict.ExposeToModel("Read") {
+		t.Fatal("ExposeToModel")
+	}
+}
+
+func TestDelegation(t *testing.T) {
+	parent := mustCompile(t, layer(toolgate.SourceProject, []string{"Bash", "Read"}, nil, nil))
+	child := mustCompile(t, layer(toolgate.SourceProject, []string{"Read"}, []string{"Bash(git push:*)"}, nil))
+	d := toolgate.Delegate(parent, child)
+	if got := d.Decide(bash("git push")); got.Outcome != toolgate.Deny {
+		t.Fatalf("child deny must win: %s", got)
+	}
+	if got := d.Decide(bash("make")); got.Outcome != toolgate.Ask {
+		t.Fatalf("stricter of allow (parent) and ask (child) is ask: %s", got)
+	}
+}

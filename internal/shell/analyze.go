@@ -1,0 +1,931 @@
+package shell
+
+import (
+	"fmt"
+	"path"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Limits on what can be analysed. Exceeding one makes the command
+// unanalysable (never allowed by a rule) but every command that parses is
+// still collected, so deny rules see it.
+const (
+	// MaxDepth is the deepest nesting of substitutions, subshells and
+	// scripts run by bash -c, eval or a here-document fed to a shell.
+	MaxDepth = 16
+	// MaxCommands is the largest number of simple commands.
+	MaxCommands = 1000
+	// MaxAnalysable is the longest command string, in bytes.
+	MaxAnalysable = 64 << 10
+)
+
+// Options tells [Analyze] about the environment the command would run in.
+// The zero value places no relative path and expands no glob.
+type Options struct {
+	// Cwd is the absolute working directory.
+	Cwd string
+	// Home is the home directory for ~ and $HOME.
+	Home string
+	// Glob, if non-nil, expands an absolute glob pattern as bash would (no
+	// dotfiles unless a pattern segment starts with '.'). When nil, glob
+	// words are left unexpanded and reported with PathRef.Glob set.
+	Glob func(pattern string) ([]string, error)
+}
+
+// Analysis is what [Analyze] found in a command string.
+type Analysis struct {
+	// Commands holds every simple command anywhere in the input, in source
+	// order: inside substitutions, subshells, functions, control
+	// structures, [[ ]], arithmetic, parameter-expansion defaults and the
+	// scripts of bash -c, eval and here-documents fed to a shell.
+	Commands []*Command
+	// Unanalysable lists reasons the whole command can never be allowed by
+	// a rule: a parse error, too deep, too many commands, too long, ...
+	Unanalysable []Issue
+	// UnsafeAssign names variables assigned that are not known to be safe.
+	// When non-empty, the whole command cannot be allowed by a rule and is
+	// not read-only.
+	UnsafeAssign []string
+	// ReadOnly reports that every command is read-only, nothing is
+	// unanalysable and no unsafe assignment is made.
+	ReadOnly bool
+}
+
+// Issue is one reason a command string cannot be analysed.
+type Issue struct {
+	// Part is the source text of the offending piece.
+	Part string
+	// Message says what is wrong with it.
+	Message string
+}
+
+// Word is one word of a command.
+type Word struct {
+	// Value is the word after quote removal when Static; otherwise its
+	// source text.
+	Value string
+	// Static is false when the word holds a parameter expansion, a
+	// substitution, arithmetic or anything else only known at run time.
+	Static bool
+}
+
+// Command is one simple command and everything the policy needs about it.
+type Command struct {
+	// Text is the source text of the command as it appears in the input
+	// (for a command inside a -c script, its text inside the script).
+	Text string
+	// Depth is the nesting depth: 0 at top level, one more inside each
+	// substitution, subshell or nested script.
+	Depth int
+	// Dir is the absolute directory the command runs in: Options.Cwd, or the
+	// target of a static cd or pushd earlier in the same list. It is "" when
+	// unknown (after a dynamic cd).
+	Dir string
+	// Words is the reading for allow rules: leading assignments and the
+	// wrappers timeout, time, nice, nohup, stdbuf, command, builtin, exec
+	// and noglob are stripped; xargs CMD ARGS reads as CMD ARGS followed by
+	// one non-static word standing for the unknown arguments.
+	Words []Word
+	// Forms holds every reading for deny and ask rules, Words first: also
+	// the command as written, and seen through sudo, doas, env, watch,
+	// ionice, setsid and flock, with a program given by path read by its
+	// base name, and with the global options of git, docker, kubectl, npm,
+	// go and cargo removed. Each form is distinct.
+	Forms [][]Word
+	// Assigns names the leading assignments.
+	Assigns []string
+	// Unanalysable, when non-empty, says why this command cannot be
+	// analysed.
+	Unanalysable string
+	// ExactOnly reports that no prefix or wildcard allow rule may cover the
+	// command (find -exec, watch, xargs with flags, sed e/w, awk system...).
+	ExactOnly bool
+	// Wrapper reports that the command only runs a script that was
+	// analysed recursively (bash -c 'static', eval 'static', a shell fed a
+	// here-document): it needs no allow rule itself.
+	Wrapper bool
+	// ReadOnly reports that the built-in classifier knows the command only
+	// reads.
+	ReadOnly bool
+	// AcceptEdits reports a plain mkdir, touch, mv, cp, rm, rmdir or sed -i.
+	AcceptEdits bool
+	// Writes lists the files written: output redirection targets and the
+	// targets of commands known to write.
+	Writes []PathRef
+	// Redirects lists the output redirection targets (a subset of Writes).
+	Redirects []PathRef
+	// Reads lists the files whose content is read.
+	Reads []PathRef
+	// Searches lists the directories searched recursively for content.
+	Searches []PathRef
+	// ArgPaths holds every argument word read as a path, and every part of
+	// it after '=', '@' or ':', for deny checks.
+	ArgPaths []PathRef
+	// CriticalRemoval, when non-empty, is the word that makes this a
+	// removal of /, a top-level or home directory, the working directory or
+	// one of its parents, or a glob directly inside one of those.
+	CriticalRemoval string
+	// Stdin is the static here-document or here-string fed to the command.
+	Stdin string
+	// StdinStatic reports that Stdin holds a static body.
+	StdinStatic bool
+}
+
+// PathRef is a path named by a command.
+type PathRef struct {
+	// Text is the path as written (after quote removal when static).
+	Text string
+	// Path is the absolute, cleaned path, or "" when it cannot be placed.
+	Path string
+	// Glob reports unexpanded glob characters or braces in the word.
+	Glob bool
+	// Dynamic reports a non-static word.
+	Dynamic bool
+}
+
+// Analyze parses src as a bash command string and reports everything in it
+// the policy engine needs. It never executes or expands anything against
+// the real environment, and it never panics: an internal failure becomes an
+// Unanalysable issue.
+func Analyze(src string, opts Options) (res *Analysis) {
+	res = &Analysis{}
+	an := &analyzer{opts: opts, res: res}
+	defer func() {
+		if r := recover(); r != nil {
+			res.Unanalysable = append(res.Unanalysable, Issue{Part: src, Message: fmt.Sprintf("internal error: %v", r)})
+			res.ReadOnly = false
+		}
+		an.release()
+	}()
+	if len(src) > MaxAnalysable {
+		an.issue(src, fmt.Sprintf("command longer than %d bytes", MaxAnalysable))
+	}
+	dir := opts.Cwd
+	if dir != "" && dir[0] != '/' {
+		dir = ""
+	} else if dir != "" {
+		dir = path.Clean(dir)
+	}
+	an.script(src, 0, dir, nil, "")
+	res.ReadOnly = len(res.Unanalysable) == 0 && len(res.UnsafeAssign) == 0
+	for _, c := range res.Commands {
+		if !c.ReadOnly || c.Unanalysable != "" {
+			res.ReadOnly = false
+		}
+	}
+	return res
+}
+
+var parserPool = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
+
+type analyzer struct {
+	opts    Options
+	res     *Analysis
+	parser  *syntax.Parser
+	nCmds   int
+	tooMany bool
+	tooDeep bool
+}
+
+func (an *analyzer) release() {
+	if an.parser != nil {
+		parserPool.Put(an.parser)
+		an.parser = nil
+	}
+}
+
+// scope is where a statement runs.
+type scope struct {
+	src   string
+	depth int
+	dir   *string    // shared by a sequence; copied for subshells
+	io    *redirInfo // redirections of enclosing compound commands
+	cmd   *Command   // command whose words are being walked, if any
+}
+
+func (sc scope) sub() scope {
+	d := *sc.dir
+	sc.dir = &d
+	return sc
+}
+
+func (an *analyzer) issue(part, msg string) {
+	an.res.Unanalysable = append(an.res.Unanalysable, Issue{Part: part, Message: msg})
+}
+
+// parse parses src, returning the statements that parsed and the error.
+func (an *analyzer) parse(src string) ([]*syntax.Stmt, error) {
+	if an.parser == nil {
+		an.parser = parserPool.Get().(*syntax.Parser)
+	}
+	f, err := an.parser.Parse(strings.NewReader(src), "")
+	if f == nil {
+		return nil, err
+	}
+	return f.Stmts, err
+}
+
+// script analyses src as a shell script at the given depth.
+func (an *analyzer) script(src string, depth int, dir string, io *redirInfo, part string) {
+	if depth > MaxDepth {
+		an.deep(part)
+	}
+	stmts, err := an.parse(src)
+	sc := scope{src: src, depth: depth, dir: &dir, io: io}
+	for _, s := range stmts {
+		an.safeStmt(s, sc)
+	}
+	if err != nil {
+		an.issue(src, "parse error: "+err.Error())
+		if len(stmts) == 0 || !strings.Contains(src, "\n") {
+			an.fallback(src, sc)
+		}
+	}
+}
+
+// safeStmt walks one top-level statement, turning a panic into an issue so
+// that the other statements are still seen.
+func (an *analyzer) safeStmt(s *syntax.Stmt, sc scope) {
+	defer func() {
+		if r := recover(); r != nil {
+			an.issue(sliceSrc(sc.src, s), fmt.Sprintf("internal error: %v", r))
+		}
+	}()
+	an.stmt(s, sc)
+}
+
+// fallback adds a deny-only reading of text that did not parse: its
+// whitespace-separated fields.
+func (an *analyzer) fallback(src string, sc scope) {
+	fields := strings.Fields(src)
+	if len(fields) == 0 {
+		return
+	}
+	ws := make([]Word, len(fields))
+	for i, f := range fields {
+		ws[i] = Word{Value: f, Static: true}
+	}
+	c := an.newCommand(src, sc)
+	c.Words = ws
+	c.Forms = [][]Word{ws}
+	c.Unanalysable = "parse error"
+}
+
+func (an *analyzer) deep(part string) {
+	if !an.tooDeep {
+		an.tooDeep = true
+		an.issue(part, fmt.Sprintf("nesting deeper than %d", MaxDepth))
+	}
+}
+
+func (an *analyzer) newCommand(text string, sc scope) *Command {
+	c := &Command{Text: text, Depth: sc.depth, Dir: *sc.dir}
+	an.res.Commands = append(an.res.Commands, c)
+	an.nCmds++
+	if an.nCmds > MaxCommands && !an.tooMany {
+		an.tooMany = true
+		an.issue(text, fmt.Sprintf("more than %d simple commands", MaxCommands))
+	}
+	if sc.depth > MaxDepth {
+		an.deep(text)
+	}
+	return c
+}
+
+func (an *analyzer) stmts(list []*syntax.Stmt, sc scope) {
+	for _, s := range list {
+		an.stmt(s, sc)
+	}
+}
+
+// nested returns the scope for a subshell-like construct.
+func (an *analyzer) nested(sc scope, n syntax.Node) scope {
+	sc = sc.sub()
+	sc.depth++
+	sc.cmd = nil
+	if sc.depth > MaxDepth {
+		an.deep(sliceSrc(sc.src, n))
+	}
+	return sc
+}
+
+func (an *analyzer) stmt(s *syntax.Stmt, sc scope) {
+	if s == nil {
+		return
+	}
+	io := an.redirs(s.Redirs, sc)
+	if io != nil && sc.io != nil {
+		io.merge(sc.io)
+	} else if io == nil {
+		io = sc.io
+	}
+	inner := sc
+	inner.io = io
+	inner.cmd = nil
+	n := len(an.res.Commands)
+	an.command(s, sc, inner, io)
+	if len(s.Redirs) > 0 {
+		// Redirection words come after the command in the source; the
+		// command they belong to is the first one the statement added.
+		rs := sc
+		rs.cmd = nil
+		if len(an.res.Commands) > n && an.res.Commands[n].Depth == sc.depth {
+			rs.cmd = an.res.Commands[n]
+		}
+		for _, r := range s.Redirs {
+			an.walkWord(r.Word, rs)
+			an.walkWord(r.Hdoc, rs)
+		}
+	}
+}
+
+// command walks the command of statement s.
+func (an *analyzer) command(s *syntax.Stmt, sc, inner scope, io *redirInfo) {
+	switch cm := s.Cmd.(type) {
+	case nil:
+		if len(s.Redirs) > 0 {
+			c := an.newCommand(sliceSrc(sc.src, s), sc)
+			an.applyIO(c, io)
+			c.Forms = [][]Word{nil}
+		}
+	case *syntax.CallExpr:
+		an.call(cm, s, inner)
+	case *syntax.BinaryCmd:
+		// Flatten left-deep chains (a | b | c, a && b || c) so that long
+		// lists do not recurse deeply.
+		chain := []*syntax.BinaryCmd{cm}
+		x := cm.X
+		for x != nil && len(x.Redirs) == 0 {
+			b, ok := x.Cmd.(*syntax.BinaryCmd)
+			if !ok {
+				break
+			}
+			chain = append(chain, b)
+			x = b.X
+		}
+		part := func(st *syntax.Stmt, op syntax.BinCmdOperator) {
+			if op == syntax.Pipe || op == syntax.PipeAll {
+				an.stmt(st, inner.sub())
+			} else {
+				an.stmt(st, inner)
+			}
+		}
+		part(x, chain[len(chain)-1].Op)
+		for i := len(chain) - 1; i >= 0; i-- {
+			part(chain[i].Y, chain[i].Op)
+		}
+	case *syntax.Subshell:
+		an.stmts(cm.Stmts, an.nested(inner, cm))
+	case *syntax.Block:
+		an.stmts(cm.Stmts, inner)
+	case *syntax.IfClause:
+		for ic := cm; ic != nil; ic = ic.Else {
+			an.stmts(ic.Cond, inner)
+			an.stmts(ic.Then, inner)
+		}
+	case *syntax.WhileClause:
+		an.stmts(cm.Cond, inner)
+		an.stmts(cm.Do, inner)
+	case *syntax.ForClause:
+		switch l := cm.Loop.(type) {
+		case *syntax.WordIter:
+			if l.Name != nil {
+				an.dangerousAssign(l.Name.Value)
+			}
+			for _, w := range l.Items {
+				an.walkWord(w, inner)
+			}
+		case *syntax.CStyleLoop:
+			an.walkArithm(l.Init, inner)
+			an.walkArithm(l.Cond, inner)
+			an.walkArithm(l.Post, inner)
+		}
+		an.stmts(cm.Do, inner)
+	case *syntax.CaseClause:
+		an.walkWord(cm.Word, inner)
+		for _, it := range cm.Items {
+			for _, p := range it.Patterns {
+				an.walkWord(p, inner)
+			}
+			an.stmts(it.Stmts, inner)
+		}
+	case *syntax.FuncDecl:
+		fs := inner.sub()
+		an.stmt(cm.Body, fs)
+	case *syntax.ArithmCmd:
+		an.walkArithm(cm.X, inner)
+	case *syntax.TestClause:
+		c := an.newCommand(sliceSrc(sc.src, s), inner)
+		c.Words = []Word{{Value: "[[", Static: true}}
+		inner.cmd = c
+		an.walkTest(cm.X, inner, &c.Words)
+		c.Words = append(c.Words, Word{Value: "]]", Static: true})
+		c.Forms = [][]Word{c.Words}
+		c.ReadOnly = true
+		an.applyIO(c, io)
+	case *syntax.DeclClause:
+		an.decl(cm, s, inner)
+	case *syntax.LetClause:
+		c := an.newCommand(sliceSrc(sc.src, s), inner)
+		c.Words = []Word{{Value: "let", Static: true}}
+		for _, e := range cm.Exprs {
+			c.Words = append(c.Words, Word{Value: sliceSrc(sc.src, e)})
+		}
+		c.Forms = [][]Word{c.Words}
+		c.Unanalysable = "let evaluates its arguments as code"
+		inner.cmd = c
+		for _, e := range cm.Exprs {
+			an.walkArithm(e, inner)
+		}
+		an.applyIO(c, io)
+	case *syntax.TimeClause:
+		an.stmt(cm.Stmt, inner)
+	case *syntax.CoprocClause:
+		c := an.newCommand(sliceSrc(sc.src, s), inner)
+		c.Words = []Word{{Value: "coproc", Static: true}}
+		c.Forms = [][]Word{c.Words}
+		c.Unanalysable = "coproc"
+		an.stmt(cm.Stmt, an.nested(inner, cm))
+	case *syntax.TestDecl:
+		an.stmt(cm.Body, inner)
+	default:
+		c := an.newCommand(sliceSrc(sc.src, s), inner)
+		c.Unanalysable = "unsupported construct"
+		c.Forms = [][]Word{nil}
+	}
+}
+
+// stmtText returns the text of a statement without a trailing separator.
+func stmtText(src string, s *syntax.Stmt) string {
+	start := s.Pos()
+	end := s.Cmd.End()
+	for _, r := range s.Redirs {
+		if r.Pos().Offset() < start.Offset() {
+			start = r.Pos()
+		}
+		if r.End().Offset() > end.Offset() {
+			end = r.End()
+		}
+	}
+	so, eo := int(start.Offset()), int(end.Offset())
+	if so < 0 || eo > len(src) || so > eo {
+		return ""
+	}
+	return strings.TrimRight(src[so:eo], " \t")
+}
+
+func (an *analyzer) call(ce *syntax.CallExpr, s *syntax.Stmt, sc scope) {
+	if len(ce.Args) == 0 {
+		// A standalone assignment.
+		for _, a := range ce.Assigns {
+			if a.Name != nil {
+				an.assign(a.Name.Value)
+			}
+		}
+		var c *Command
+		if sc.io != nil && (len(sc.io.writes) > 0 || len(sc.io.reads) > 0) {
+			c = an.newCommand(stmtText(sc.src, s), sc)
+			c.Forms = [][]Word{nil}
+			an.applyIO(c, sc.io)
+		}
+		sc.cmd = c
+		an.walkAssigns(ce.Assigns, sc)
+		return
+	}
+	c := an.newCommand(stmtText(sc.src, s), sc)
+	for _, a := range ce.Assigns {
+		if a.Name != nil {
+			c.Assigns = append(c.Assigns, a.Name.Value)
+			an.assign(a.Name.Value)
+		}
+	}
+	ws := make([]wordInfo, len(ce.Args))
+	for i, w := range ce.Args {
+		ws[i] = evalWord(w, sc.src)
+	}
+	an.applyIO(c, sc.io)
+	an.classify(c, ws, sc)
+	for _, a := range ce.Assigns {
+		if a.Value != nil {
+			an.argPaths(c, evalWord(a.Value, sc.src))
+		}
+	}
+	sc.cmd = c
+	an.walkAssigns(ce.Assigns, sc)
+	for _, w := range ce.Args {
+		an.walkWord(w, sc)
+	}
+	c.ReadOnly = c.ReadOnly && c.Unanalysable == "" && len(c.Redirects) == 0
+}
+
+func (an *analyzer) walkAssigns(as []*syntax.Assign, sc scope) {
+	for _, a := range as {
+		if a.Index != nil {
+			an.walkArithm(a.Index, sc)
+		}
+		an.walkWord(a.Value, sc)
+		if a.Array != nil {
+			for _, e := range a.Array.Elems {
+				if e.Index != nil {
+					an.walkArithm(e.Index, sc)
+				}
+				an.walkWord(e.Value, sc)
+			}
+		}
+	}
+}
+
+func (an *analyzer) decl(d *syntax.DeclClause, s *syntax.Stmt, sc scope) {
+	c := an.newCommand(stmtText(sc.src, s), sc)
+	variant := "declare"
+	if d.Variant != nil {
+		variant = d.Variant.Value
+	}
+	c.Words = []Word{{Value: variant, Static: true}}
+	for _, a := range d.Args {
+		switch {
+		case a.Name != nil:
+			an.assign(a.Name.Value)
+			if a.Index != nil {
+				c.Unanalysable = variant + " with an array subscript"
+			}
+			if a.Array != nil || a.Value == nil {
+				c.Words = append(c.Words, Word{Value: sliceSrc(sc.src, a), Static: a.Array == nil})
+			} else {
+				v := evalWord(a.Value, sc.src)
+				if v.Static {
+					c.Words = append(c.Words, Word{Value: a.Name.Value + "=" + v.Value, Static: true})
+				} else {
+					c.Words = append(c.Words, Word{Value: sliceSrc(sc.src, a)})
+				}
+				an.argPaths(c, v)
+			}
+		case a.Value != nil:
+			v := evalWord(a.Value, sc.src)
+			c.Words = append(c.Words, v.Word)
+			if !v.Static {
+				c.Unanalysable = variant + " with a non-static argument"
+			} else if strings.Contains(v.Value, "[") {
+				c.Unanalysable = variant + " with an array subscript"
+			}
+		}
+	}
+	c.Forms = [][]Word{c.Words}
+	an.applyIO(c, sc.io)
+	sc.cmd = c
+	an.walkAssigns(d.Args, sc)
+	// A declaration without assignment only prints.
+	c.ReadOnly = len(d.Args) == 0 && len(c.Redirects) == 0
+}
+
+// safeVars are variables whose assignment cannot change what commands do
+// in a way that matters for the policy.
+var safeVars = map[string]bool{
+	"NODE_ENV": true, "CI": true, "DEBUG": true, "LANG": true, "LANGUAGE": true, "TZ": true,
+	"NO_COLOR": true, "RUST_LOG": true, "RUST_BACKTRACE": true, "GOOS": true, "GOARCH": true,
+	"CGO_ENABLED": true, "TERM": true, "FORCE_COLOR": true, "PYTHONDONTWRITEBYTECODE": true,
+	"PYTHONUNBUFFERED": true, "COLUMNS": true, "LINES": true, "CLICOLOR": true,
+}
+
+func isSafeVar(name string) bool {
+	return safeVars[name] || strings.HasPrefix(name, "LC_")
+}
+
+// assign records an assignment of name.
+func (an *analyzer) assign(name string) {
+	if isSafeVar(name) {
+		return
+	}
+	for _, n := range an.res.UnsafeAssign {
+		if n == name {
+			return
+		}
+	}
+	an.res.UnsafeAssign = append(an.res.UnsafeAssign, name)
+}
+
+// dangerousAssign records an assignment made by a command that is not an
+// assignment statement (read, for, printf -v, ${x:=y}, arithmetic) when the
+// variable changes what later commands do.
+func (an *analyzer) dangerousAssign(name string) {
+	if isDangerousVar(name) {
+		an.assign(name)
+	}
+}
+
+func isDangerousVar(name string) bool {
+	switch name {
+	case "PATH", "IFS", "ENV", "BASH_ENV", "CDPATH", "HOME", "SHELL", "SHELLOPTS", "BASHOPTS",
+		"PS1", "PS2", "PS4", "PROMPT_COMMAND", "GLOBIGNORE", "HISTFILE", "TMPDIR", "PWD", "OLDPWD",
+		"EDITOR", "VISUAL", "PAGER", "MANPAGER", "BROWSER", "PYTHONPATH", "PYTHONSTARTUP",
+		"NODE_OPTIONS", "PERL5LIB", "PERL5OPT", "RUBYOPT", "RUBYLIB", "JAVA_TOOL_OPTIONS",
+		"SSH_ASKPASS", "SUDO_ASKPASS", "ZDOTDIR", "XDG_CONFIG_HOME":
+		return true
+	}
+	return strings.HasPrefix(name, "LD_") || strings.HasPrefix(name, "BASH_") ||
+		strings.HasPrefix(name, "GIT_") || strings.HasPrefix(name, "DYLD_") || strings.HasPrefix(name, "NPM_CONFIG")
+}
+
+// redirInfo is what the redirections of a statement do.
+type redirInfo struct {
+	writes      []PathRef
+	reads       []PathRef
+	stdin       string
+	stdinSet    bool
+	stdinStatic bool
+}
+
+func (r *redirInfo) merge(outer *redirInfo) {
+	r.writes = append(r.writes, outer.writes...)
+	r.reads = append(r.reads, outer.reads...)
+	if !r.stdinSet && outer.stdinSet {
+		r.stdin, r.stdinSet, r.stdinStatic = outer.stdin, true, outer.stdinStatic
+	}
+}
+
+func isNullDevice(p string) bool {
+	switch p {
+	case "/dev/null", "/dev/stdout", "/dev/stderr":
+		return true
+	}
+	return false
+}
+
+func (an *analyzer) redirs(rs []*syntax.Redirect, sc scope) *redirInfo {
+	if len(rs) == 0 {
+		return nil
+	}
+	ri := &redirInfo{}
+	for _, r := range rs {
+		switch r.Op {
+		case syntax.Hdoc, syntax.DashHdoc:
+			ri.stdinSet = true
+			ri.stdin, ri.stdinStatic = heredocBody(r, sc.src)
+			continue
+		case syntax.WordHdoc:
+			ri.stdinSet = true
+			wi := evalWord(r.Word, sc.src)
+			ri.stdin, ri.stdinStatic = wi.Value+"\n", wi.Static
+			continue
+		}
+		wi := evalWord(r.Word, sc.src)
+		switch r.Op {
+		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll,
+			syntax.RdrAllClob, syntax.AppAllClob:
+			if wi.Static && isNullDevice(wi.Value) {
+				continue
+			}
+			ri.writes = append(ri.writes, an.pathRefs(wi, *sc.dir)...)
+		case syntax.DplOut:
+			// >&word: a file when word is not a descriptor number or '-'.
+			if wi.Static && (wi.Value == "-" || isDigits(wi.Value) || isNullDevice(wi.Value)) {
+				continue
+			}
+			ri.writes = append(ri.writes, an.pathRefs(wi, *sc.dir)...)
+		case syntax.RdrIn:
+			ri.reads = append(ri.reads, an.pathRefs(wi, *sc.dir)...)
+		case syntax.RdrInOut:
+			refs := an.pathRefs(wi, *sc.dir)
+			ri.reads = append(ri.reads, refs...)
+			if !(wi.Static && isNullDevice(wi.Value)) {
+				ri.writes = append(ri.writes, refs...)
+			}
+		}
+	}
+	return ri
+}
+
+func isDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// heredocBody returns the body of a here-document and whether it is static.
+func heredocBody(r *syntax.Redirect, src string) (string, bool) {
+	if r.Hdoc == nil {
+		return "", true
+	}
+	quoted := false
+	if r.Word != nil {
+		for _, p := range r.Word.Parts {
+			if _, ok := p.(*syntax.Lit); !ok {
+				quoted = true
+			} else if strings.ContainsRune(p.(*syntax.Lit).Value, '\\') {
+				quoted = true
+			}
+		}
+	}
+	var b strings.Builder
+	for _, p := range r.Hdoc.Parts {
+		l, ok := p.(*syntax.Lit)
+		if !ok {
+			return sliceSrc(src, r.Hdoc), false
+		}
+		if quoted {
+			b.WriteString(l.Value)
+			continue
+		}
+		v := l.Value
+		for i := 0; i < len(v); i++ {
+			if v[i] == '\\' && i+1 < len(v) {
+				switch v[i+1] {
+				case '$', '`', '\\':
+					i++
+				case '\n':
+					i++
+					continue
+				}
+			}
+			b.WriteByte(v[i])
+		}
+	}
+	return b.String(), true
+}
+
+func (an *analyzer) applyIO(c *Command, io *redirInfo) {
+	if io == nil {
+		return
+	}
+	for _, w := range io.writes {
+		c.Redirects = appendRef(c.Redirects, w)
+		c.Writes = appendRef(c.Writes, w)
+	}
+	for _, r := range io.reads {
+		c.Reads = appendRef(c.Reads, r)
+	}
+	if io.stdinSet {
+		c.Stdin, c.StdinStatic = io.stdin, io.stdinStatic
+	}
+}
+
+func appendRef(list []PathRef, r PathRef) []PathRef {
+	if len(list) > 64 {
+		// Keep huge commands linear; duplicates are harmless.
+		return append(list, r)
+	}
+	for _, x := range list {
+		if x == r {
+			return list
+		}
+	}
+	return append(list, r)
+}
+
+// walkWord finds the commands nested in a word and the parts of it that
+// cannot be analysed.
+func (an *analyzer) walkWord(w *syntax.Word, sc scope) {
+	if w == nil {
+		return
+	}
+	for _, p := range w.Parts {
+		an.walkPart(p, sc)
+	}
+}
+
+func (an *analyzer) unanalysable(sc scope, part, msg string) {
+	if sc.cmd != nil {
+		if sc.cmd.Unanalysable == "" {
+			sc.cmd.Unanalysable = msg
+		}
+		return
+	}
+	an.issue(part, msg)
+}
+
+func (an *analyzer) walkPart(p syntax.WordPart, sc scope) {
+	switch p := p.(type) {
+	case *syntax.DblQuoted:
+		for _, q := range p.Parts {
+			an.walkPart(q, sc)
+		}
+	case *syntax.CmdSubst:
+		an.stmts(p.Stmts, an.nested(sc, p))
+	case *syntax.ProcSubst:
+		an.stmts(p.Stmts, an.nested(sc, p))
+	case *syntax.ArithmExp:
+		an.walkArithm(p.X, sc)
+	case *syntax.ParamExp:
+		if p.Excl && p.Names == 0 && p.Index == nil {
+			an.unanalysable(sc, sliceSrc(sc.src, p), "indirect expansion")
+		}
+		if p.Exp != nil {
+			if p.Exp.Op == syntax.OtherParamOps {
+				switch evalWord(p.Exp.Word, sc.src).Value {
+				case "Q", "U", "u", "L", "a", "K", "k":
+				default:
+					an.unanalysable(sc, sliceSrc(sc.src, p), "parameter transformation")
+				}
+			}
+			if (p.Exp.Op == syntax.AssignUnset || p.Exp.Op == syntax.AssignUnsetOrNull) && p.Param != nil {
+				an.dangerousAssign(p.Param.Value)
+			}
+			an.walkWord(p.Exp.Word, sc)
+		}
+		if p.Index != nil {
+			an.walkArithm(p.Index, sc)
+		}
+		if p.Slice != nil {
+			an.walkArithm(p.Slice.Offset, sc)
+			an.walkArithm(p.Slice.Length, sc)
+		}
+		if p.Repl != nil {
+			an.walkWord(p.Repl.Orig, sc)
+			an.walkWord(p.Repl.With, sc)
+		}
+		if p.NestedParam != nil {
+			an.walkPart(p.NestedParam, sc)
+		}
+	case *syntax.ExtGlob:
+		if p.Op == syntax.GlobZeroOrMore && p.Pattern != nil && zshQualifier(p.Pattern.Value) {
+			an.unanalysable(sc, sliceSrc(sc.src, p), "zsh glob qualifier")
+		}
+	case *syntax.BraceExp:
+		for _, e := range p.Elems {
+			an.walkWord(e, sc)
+		}
+	}
+}
+
+func zshQualifier(s string) bool {
+	return strings.HasPrefix(s, "e") || strings.HasPrefix(s, "+") || strings.ContainsAny(s, ":'\"")
+}
+
+func (an *analyzer) walkArithm(x syntax.ArithmExpr, sc scope) {
+	switch x := x.(type) {
+	case nil:
+	case *syntax.BinaryArithm:
+		switch x.Op {
+		case syntax.Assgn, syntax.AddAssgn, syntax.SubAssgn, syntax.MulAssgn, syntax.QuoAssgn,
+			syntax.RemAssgn, syntax.AndAssgn, syntax.OrAssgn, syntax.XorAssgn, syntax.ShlAssgn,
+			syntax.ShrAssgn, syntax.AndBoolAssgn, syntax.OrBoolAssgn, syntax.XorBoolAssgn, syntax.PowAssgn:
+			if w, ok := x.X.(*syntax.Word); ok {
+				if l := w.Lit(); l != "" {
+					an.dangerousAssign(l)
+				}
+			}
+		}
+		an.walkArithm(x.X, sc)
+		an.walkArithm(x.Y, sc)
+	case *syntax.UnaryArithm:
+		if w, ok := x.X.(*syntax.Word); ok && (x.Op == syntax.Inc || x.Op == syntax.Dec) {
+			if l := w.Lit(); l != "" {
+				an.dangerousAssign(l)
+			}
+		}
+		an.walkArithm(x.X, sc)
+	case *syntax.ParenArithm:
+		an.walkArithm(x.X, sc)
+	case *syntax.FlagsArithm:
+		an.walkArithm(x.X, sc)
+	case *syntax.Word:
+		an.walkWord(x, sc)
+	}
+}
+
+// walkTest walks a [[ ]] expression, appending its words to ws.
+func (an *analyzer) walkTest(x syntax.TestExpr, sc scope, ws *[]Word) {
+	switch x := x.(type) {
+	case *syntax.BinaryTest:
+		an.walkTest(x.X, sc, ws)
+		*ws = append(*ws, Word{Value: x.Op.String(), Static: true})
+		an.walkTest(x.Y, sc, ws)
+		switch x.Op {
+		case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+			for _, y := range []syntax.TestExpr{x.X, x.Y} {
+				if w, ok := y.(*syntax.Word); ok && hasSubscript(evalWord(w, sc.src).Value) {
+					an.unanalysable(sc, sliceSrc(sc.src, w), "array subscript in arithmetic test")
+				}
+			}
+		}
+	case *syntax.UnaryTest:
+		*ws = append(*ws, Word{Value: x.Op.String(), Static: true})
+		an.walkTest(x.X, sc, ws)
+		if x.Op == syntax.TsVarSet {
+			if w, ok := x.X.(*syntax.Word); ok && strings.Contains(evalWord(w, sc.src).Value, "[") {
+				an.unanalysable(sc, sliceSrc(sc.src, w), "test -v with an array subscript")
+			}
+		}
+	case *syntax.ParenTest:
+		an.walkTest(x.X, sc, ws)
+	case *syntax.Word:
+		*ws = append(*ws, evalWord(x, sc.src).Word)
+		an.walkWord(x, sc)
+	}
+}
+
+// hasSubscript reports whether s looks like name[...], which bash evaluates
+// (including command substitutions) in arithmetic context.
+func hasSubscript(s string) bool {
+	i := strings.IndexByte(s, '[')
+	return i > 0 && strings.IndexByte(s[i:], ']') > 0
+}

@@ -1,0 +1,333 @@
+package shell
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Pattern is a compiled command pattern: the specifier of a rule such as
+// Bash(npm run test:*). It is immutable and safe for concurrent use.
+type Pattern struct {
+	spec  string
+	units []unit // case-sensitive, for allow
+	lower []unit // case-folded, for deny and ask
+	wild  bool
+}
+
+// PatternError is a command pattern that cannot be compiled.
+type PatternError struct {
+	// Offset is the byte offset inside the spec.
+	Offset int
+	// Msg says what is wrong.
+	Msg string
+}
+
+// Error implements error.
+func (e *PatternError) Error() string {
+	return fmt.Sprintf("offset %d: %s", e.Offset, e.Msg)
+}
+
+// unit is one element of a pattern or subject: a byte (0-255), or one of
+// the special values below.
+type unit uint16
+
+const (
+	uStar  unit = 256 // '*': any run of units
+	uBStar unit = 257 // trailing ' *' or ':*': end, or a boundary then anything
+	uDyn   unit = 258 // a non-static word (subject only)
+	uSep   unit = 259 // word boundary
+)
+
+// CompilePattern compiles a command pattern. The spec is read as shell
+// words; an unquoted * is a wildcard, and an unquoted operator or
+// redirection is an error.
+func CompilePattern(spec string) (*Pattern, error) {
+	if strings.TrimSpace(spec) == "" {
+		return nil, &PatternError{Offset: 0, Msg: "empty command pattern"}
+	}
+	if i := strings.IndexByte(spec, 0); i >= 0 {
+		return nil, &PatternError{Offset: i, Msg: "NUL byte in command pattern"}
+	}
+	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	var words []*syntax.Word
+	var perr error
+	for w, err := range p.WordsSeq(strings.NewReader(spec)) {
+		if err != nil {
+			perr = err
+			break
+		}
+		words = append(words, w)
+	}
+	if perr != nil {
+		var pe syntax.ParseError
+		off := 0
+		if errors.As(perr, &pe) {
+			off = int(pe.Pos.Offset())
+		}
+		return nil, &PatternError{Offset: min(off, len(spec)), Msg: operatorMsg(perr)}
+	}
+	// Anything outside the words (a comment, a newline) is not allowed.
+	pos := 0
+	for _, w := range words {
+		if o := uncovered(spec, pos, int(w.Pos().Offset())); o >= 0 {
+			return nil, &PatternError{Offset: o, Msg: fmt.Sprintf("unexpected %q outside a word", spec[o])}
+		}
+		pos = int(w.End().Offset())
+	}
+	if o := uncovered(spec, pos, len(spec)); o >= 0 {
+		return nil, &PatternError{Offset: o, Msg: fmt.Sprintf("unexpected %q outside a word", spec[o])}
+	}
+	if len(words) == 0 {
+		return nil, &PatternError{Offset: 0, Msg: "empty command pattern"}
+	}
+	pat := &Pattern{spec: spec}
+	for i, w := range words {
+		if i > 0 {
+			pat.units = append(pat.units, uSep)
+		}
+		pat.units = appendPatternWord(pat.units, w, spec)
+	}
+	// A trailing " *" or ":*" requires a word boundary.
+	n := len(pat.units)
+	if n >= 2 && pat.units[n-1] == uStar && (pat.units[n-2] == uSep || pat.units[n-2] == ':') {
+		pat.units = append(pat.units[:n-2], uBStar)
+	}
+	for _, u := range pat.units {
+		if u == uStar || u == uBStar {
+			pat.wild = true
+		}
+	}
+	pat.lower = lowerUnits(pat.units)
+	return pat, nil
+}
+
+func operatorMsg(err error) string {
+	msg := err.Error()
+	if strings.Contains(msg, "is not a valid word") {
+		return "shell operator or redirection in a command pattern (write one rule per command; allow a redirect target with an Edit rule): " + msg
+	}
+	return msg
+}
+
+// uncovered returns the offset of the first non-blank byte of spec[from:to],
+// or -1.
+func uncovered(spec string, from, to int) int {
+	for i := from; i < to && i < len(spec); i++ {
+		switch spec[i] {
+		case ' ', '\t':
+		default:
+			return i
+		}
+	}
+	return -1
+}
+
+// appendPatternWord appends the units of one pattern word: its value after
+// quote removal, with unquoted '*' as a wildcard.
+func appendPatternWord(us []unit, w *syntax.Word, src string) []unit {
+	lit := func(s string) {
+		for i := 0; i < len(s); i++ {
+			us = append(us, unit(s[i]))
+		}
+	}
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			v := p.Value
+			for i := 0; i < len(v); i++ {
+				switch {
+				case v[i] == '\\' && i+1 < len(v):
+					i++
+					if v[i] != '\n' {
+						us = append(us, unit(v[i]))
+					}
+				case v[i] == '*':
+					us = append(us, uStar)
+				default:
+					us = append(us, unit(v[i]))
+				}
+			}
+		case *syntax.SglQuoted:
+			if p.Dollar {
+				lit(decodeANSIC(p.Value))
+			} else {
+				lit(p.Value)
+			}
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				if l, ok := q.(*syntax.Lit); ok {
+					lit(unescapeDbl(l.Value))
+				} else {
+					lit(sliceSrc(src, q))
+				}
+			}
+		default:
+			// An expansion in a pattern is plain text.
+			lit(sliceSrc(src, p))
+		}
+	}
+	return us
+}
+
+func lowerUnits(us []unit) []unit {
+	// Lower-case by runes, word by word, keeping special units.
+	out := make([]unit, 0, len(us))
+	var buf []byte
+	flush := func() {
+		if len(buf) == 0 {
+			return
+		}
+		for _, b := range []byte(strings.ToLower(string(buf))) {
+			out = append(out, unit(b))
+		}
+		buf = buf[:0]
+	}
+	for _, u := range us {
+		if u < 256 {
+			buf = append(buf, byte(u))
+			continue
+		}
+		flush()
+		out = append(out, u)
+	}
+	flush()
+	return out
+}
+
+// String returns the spec as given.
+func (p *Pattern) String() string { return p.spec }
+
+// HasWildcard reports whether the pattern holds an unquoted *, so that it
+// is not an exact rule.
+func (p *Pattern) HasWildcard() bool { return p.wild }
+
+// Match reports whether the pattern matches the words of one reading of a
+// simple command. With deny set (deny and ask rules), the comparison
+// ignores case and a non-static word matches any run of pattern text;
+// otherwise (allow rules) it is case-sensitive and a non-static word can
+// only be covered by a *.
+func (p *Pattern) Match(words []Word, deny bool) bool {
+	if p == nil || len(words) == 0 {
+		return false
+	}
+	pat := p.units
+	if deny {
+		pat = p.lower
+	}
+	n := len(pat)
+	var stack [2 * 64]bool
+	m := matcher{pat: pat, n: n, all: n + 1, deny: deny}
+	if 2*(n+2) <= len(stack) {
+		m.cur, m.next = stack[:n+2], stack[n+2:2*(n+2)]
+	} else {
+		m.cur, m.next = make([]bool, n+2), make([]bool, n+2)
+	}
+	m.cur[0] = true
+	closure(pat, m.cur)
+	for wi, w := range words {
+		if wi > 0 && !m.step(uSep) {
+			return false
+		}
+		if !w.Static {
+			if !m.step(uDyn) {
+				return false
+			}
+			continue
+		}
+		v := w.Value
+		if deny && !isLowerASCII(v) {
+			v = strings.ToLower(v)
+		}
+		for i := 0; i < len(v); i++ {
+			u := unit(v[i])
+			if deny && 'A' <= v[i] && v[i] <= 'Z' {
+				u += 'a' - 'A'
+			}
+			if !m.step(u) {
+				return false
+			}
+		}
+	}
+	if m.cur[n] || m.cur[m.all] {
+		return true
+	}
+	return n > 0 && pat[n-1] == uBStar && m.cur[n-1]
+}
+
+// matcher simulates the pattern automaton over a subject.
+type matcher struct {
+	pat       []unit
+	n, all    int // all: the "accept anything from here" state
+	deny      bool
+	cur, next []bool
+}
+
+// step consumes one subject unit; it reports whether any state is alive.
+func (m *matcher) step(u unit) bool {
+	clear(m.next)
+	alive := false
+	n, all, pat, next := m.n, m.all, m.pat, m.next
+	for i := 0; i <= all; i++ {
+		if !m.cur[i] {
+			continue
+		}
+		if i == all {
+			next[all] = true
+			alive = true
+			continue
+		}
+		if i == n {
+			if u == uDyn && m.deny {
+				next[n] = true // an empty expansion
+				alive = true
+			}
+			continue
+		}
+		switch pu := pat[i]; {
+		case pu == uStar:
+			next[i] = true
+			alive = true
+		case pu == uBStar:
+			if u == uSep || (u == uDyn && m.deny) {
+				next[all] = true
+				alive = true
+			}
+		case u == uDyn:
+			if m.deny {
+				for j := i; j <= n; j++ {
+					next[j] = true
+				}
+				alive = true
+			}
+		case pu == u:
+			next[i+1] = true
+			alive = true
+		}
+	}
+	closure(pat, next)
+	m.cur, m.next = next, m.cur
+	return alive
+}
+
+func isLowerASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// closure marks the states reachable without consuming input: past a * (which
+// may match nothing), and past a trailing boundary wildcard at the end.
+func closure(pat []unit, st []bool) {
+	for i := 0; i < len(pat); i++ {
+		if st[i] && pat[i] == uStar {
+			st[i+1] = true
+		}
+	}
+}

@@ -1,0 +1,438 @@
+package shell
+
+import (
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// wordInfo is a word of a command with what the analysis needs to know
+// about it beyond its [Word].
+type wordInfo struct {
+	Word
+	node  *syntax.Word // nil for words made up by the analysis (env -S)
+	glob  bool         // unquoted glob characters or a brace expansion
+	brace bool         // a brace expansion
+	pat   string       // glob pattern: value with quoted metacharacters escaped
+	zshEq bool         // starts with an unquoted '=' (zsh =cmd expansion)
+	xargs bool         // the unknown arguments xargs appends
+}
+
+func staticWord(v string) wordInfo {
+	return wordInfo{Word: Word{Value: v, Static: true}}
+}
+
+// sliceSrc returns the source text of n within src, or "" when the
+// positions do not lie inside src.
+func sliceSrc(src string, n syntax.Node) string {
+	if n == nil {
+		return ""
+	}
+	s, e := n.Pos(), n.End()
+	if !s.IsValid() || !e.IsValid() {
+		return ""
+	}
+	so, eo := int(s.Offset()), int(e.Offset())
+	if so < 0 || eo > len(src) || so > eo {
+		return ""
+	}
+	return src[so:eo]
+}
+
+// hasGlobMeta reports whether unquoted literal text holds glob
+// metacharacters that bash would expand.
+func hasGlobMeta(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '*', '?':
+			return true
+		case '[':
+			if strings.IndexByte(s[i+1:], ']') >= 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// evalWord computes the static value of w, if it has one.
+func evalWord(w *syntax.Word, src string) wordInfo {
+	wi := wordInfo{node: w}
+	if len(w.Parts) == 1 {
+		// Fast path: a plain literal without escapes, braces or globs.
+		if l, ok := w.Parts[0].(*syntax.Lit); ok && strings.IndexAny(l.Value, "\\{*?[") < 0 && (l.Value == "" || l.Value[0] != '=') {
+			wi.Value, wi.Static = l.Value, true
+			return wi
+		}
+	}
+	var b, pat strings.Builder
+	static := true
+	for i, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if i == 0 && len(p.Value) > 1 && p.Value[0] == '=' {
+				wi.zshEq = true
+			}
+			if hasGlobMeta(p.Value) {
+				wi.glob = true
+			}
+			if strings.IndexByte(p.Value, '{') >= 0 {
+				wi.brace = true
+			}
+			unescapeLit(&b, &pat, p.Value)
+		case *syntax.SglQuoted:
+			v := p.Value
+			if p.Dollar {
+				v = decodeANSIC(v)
+			}
+			b.WriteString(v)
+			escapeGlob(&pat, v)
+		case *syntax.DblQuoted:
+			for _, q := range p.Parts {
+				l, ok := q.(*syntax.Lit)
+				if !ok {
+					static = false
+					break
+				}
+				v := unescapeDbl(l.Value)
+				b.WriteString(v)
+				escapeGlob(&pat, v)
+			}
+		case *syntax.ExtGlob:
+			wi.glob = true
+			t := sliceSrc(src, p)
+			b.WriteString(t)
+			pat.WriteString(t)
+		default:
+			static = false
+		}
+		if !static {
+			break
+		}
+	}
+	if wi.brace {
+		// Only a real brace expansion counts.
+		cp := &syntax.Word{Parts: slices.Clone(w.Parts)}
+		wi.brace = syntax.SplitBraces(cp)
+		if wi.brace {
+			wi.glob = true
+		}
+	}
+	if !static {
+		wi.Value = sliceSrc(src, w)
+		wi.Static = false
+		return wi
+	}
+	wi.Value, wi.Static = b.String(), true
+	if wi.glob {
+		wi.pat = pat.String()
+	}
+	return wi
+}
+
+// unescapeLit performs quote removal on unquoted literal text, writing the
+// value to b and a glob pattern (escapes kept) to pat.
+func unescapeLit(b, pat *strings.Builder, s string) {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\\' && i+1 < len(s) {
+			i++
+			if s[i] == '\n' {
+				continue
+			}
+			b.WriteByte(s[i])
+			pat.WriteByte('\\')
+			pat.WriteByte(s[i])
+			continue
+		}
+		b.WriteByte(c)
+		pat.WriteByte(c)
+	}
+}
+
+func escapeGlob(pat *strings.Builder, s string) {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '*', '?', '[', ']', '\\', '{', '}':
+			pat.WriteByte('\\')
+		}
+		pat.WriteByte(s[i])
+	}
+}
+
+// unescapeDbl removes the backslashes that are special inside double quotes.
+func unescapeDbl(s string) string {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+1 < len(s) {
+			switch s[i+1] {
+			case '$', '`', '"', '\\':
+				i++
+			case '\n':
+				i++
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
+}
+
+// decodeANSIC decodes the body of a $'...' string.
+func decodeANSIC(s string) string {
+	if strings.IndexByte(s, '\\') < 0 {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'a':
+			b.WriteByte('\a')
+		case 'b':
+			b.WriteByte('\b')
+		case 'e', 'E':
+			b.WriteByte(0x1b)
+		case 'f':
+			b.WriteByte('\f')
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'v':
+			b.WriteByte('\v')
+		case '\\', '\'', '"', '?':
+			b.WriteByte(s[i])
+		case 'c':
+			if i+1 < len(s) {
+				i++
+				b.WriteByte(s[i] & 0x1f)
+			}
+		case 'x', 'u', 'U':
+			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[s[i]]
+			j := i + 1
+			for j < len(s) && j-i-1 < max && isHexDigit(s[j]) {
+				j++
+			}
+			if j == i+1 {
+				b.WriteByte('\\')
+				b.WriteByte(s[i])
+				continue
+			}
+			n, _ := strconv.ParseUint(s[i+1:j], 16, 32)
+			if s[i] == 'x' {
+				b.WriteByte(byte(n))
+			} else {
+				b.WriteRune(rune(n))
+			}
+			i = j - 1
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			j := i
+			for j < len(s) && j-i < 3 && s[j] >= '0' && s[j] <= '7' {
+				j++
+			}
+			n, _ := strconv.ParseUint(s[i:j], 8, 16)
+			b.WriteByte(byte(n))
+			i = j - 1
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(s[i])
+		}
+	}
+	return b.String()
+}
+
+func isHexDigit(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+// maxBraceWords caps the words one brace expansion may produce.
+const maxBraceWords = 1024
+
+// maxBraceExps caps the brace expansions in one word that are expanded.
+const maxBraceExps = 16
+
+// expandBraces performs brace expansion of a static word. It returns nil
+// when the word holds no brace expansion.
+func expandBraces(w *syntax.Word) []string {
+	if w == nil {
+		return nil
+	}
+	cp := &syntax.Word{Parts: slices.Clone(w.Parts)}
+	if !syntax.SplitBraces(cp) {
+		return nil
+	}
+	n := 0
+	for _, p := range cp.Parts {
+		if _, ok := p.(*syntax.BraceExp); ok {
+			n++
+		}
+	}
+	if n > maxBraceExps {
+		return nil // left as a glob, judged conservatively
+	}
+	out := braceParts(cp.Parts)
+	if len(out) > maxBraceWords {
+		out = out[:maxBraceWords]
+	}
+	return out
+}
+
+func braceParts(parts []syntax.WordPart) []string {
+	acc := []string{""}
+	for _, p := range parts {
+		var alts []string
+		switch p := p.(type) {
+		case *syntax.BraceExp:
+			if p.Sequence {
+				alts = braceSeq(p)
+			} else {
+				for _, e := range p.Elems {
+					alts = append(alts, braceParts(e.Parts)...)
+				}
+			}
+		default:
+			wi := evalWord(&syntax.Word{Parts: []syntax.WordPart{p}}, "")
+			alts = []string{wi.Value}
+		}
+		next := make([]string, 0, len(acc)*max(1, len(alts)))
+		for _, a := range acc {
+			for _, b := range alts {
+				if len(next) >= maxBraceWords {
+					break
+				}
+				next = append(next, a+b)
+			}
+		}
+		acc = next
+	}
+	return acc
+}
+
+func braceSeq(p *syntax.BraceExp) []string {
+	if len(p.Elems) < 2 {
+		return nil
+	}
+	lit := func(i int) string {
+		if i >= len(p.Elems) {
+			return ""
+		}
+		return evalWord(p.Elems[i], "").Value
+	}
+	from, to, step := lit(0), lit(1), lit(2)
+	inc := 1
+	if step != "" {
+		if n, err := strconv.Atoi(step); err == nil && n != 0 {
+			inc = max(n, -n)
+		}
+	}
+	a, errA := strconv.Atoi(from)
+	z, errZ := strconv.Atoi(to)
+	if errA != nil || errZ != nil {
+		ra, sa := utf8.DecodeRuneInString(from)
+		rz, sz := utf8.DecodeRuneInString(to)
+		if sa != len(from) || sz != len(to) {
+			return nil
+		}
+		a, z = int(ra), int(rz)
+		var out []string
+		for i := a; (a <= z && i <= z) || (a > z && i >= z); {
+			out = append(out, string(rune(i)))
+			if len(out) >= maxBraceWords {
+				break
+			}
+			if a <= z {
+				i += inc
+			} else {
+				i -= inc
+			}
+		}
+		return out
+	}
+	var out []string
+	for i := a; (a <= z && i <= z) || (a > z && i >= z); {
+		out = append(out, strconv.Itoa(i))
+		if len(out) >= maxBraceWords {
+			break
+		}
+		if a <= z {
+			i += inc
+		} else {
+			i -= inc
+		}
+	}
+	return out
+}
+
+// homeRel reports whether w is $HOME or ${HOME} (possibly quoted) followed
+// by static text, and returns that text.
+func homeRel(w *syntax.Word) (string, bool) {
+	if w == nil {
+		return "", false
+	}
+	var parts []syntax.WordPart
+	for _, p := range w.Parts {
+		if dq, ok := p.(*syntax.DblQuoted); ok {
+			parts = append(parts, dq.Parts...)
+			continue
+		}
+		parts = append(parts, p)
+	}
+	if len(parts) == 0 {
+		return "", false
+	}
+	pe, ok := parts[0].(*syntax.ParamExp)
+	if !ok || !isPlainParam(pe, "HOME") {
+		return "", false
+	}
+	rest := evalWord(&syntax.Word{Parts: parts[1:]}, "")
+	if !rest.Static {
+		return "", false
+	}
+	return rest.Value, true
+}
+
+func isPlainParam(pe *syntax.ParamExp, name string) bool {
+	return pe.Param != nil && pe.Param.Value == name && !pe.Excl && !pe.Length &&
+		pe.Index == nil && pe.Slice == nil && pe.Repl == nil && pe.Exp == nil
+}
+
+// resolve places p (static text) against dir and home. It returns "" when
+// p cannot be placed.
+func resolve(p, dir, home string) string {
+	if p == "" {
+		return ""
+	}
+	if p[0] == '~' {
+		if p == "~" || strings.HasPrefix(p, "~/") {
+			if home == "" {
+				return ""
+			}
+			return path.Clean(home + p[1:])
+		}
+		return ""
+	}
+	if p[0] == '/' {
+		return path.Clean(p)
+	}
+	if dir == "" {
+		return ""
+	}
+	return path.Join(dir, p)
+}
