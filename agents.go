@@ -2,13 +2,13 @@ package toolgate
 
 // agentEntry is a compiled sub-agent policy (SPEC §8): it can only tighten.
 type agentEntry struct {
-	rules           *ruleSet // deny and ask rules; allow rules only widen visibility
-	allowNames      []*crule
-	def, defRO      *Outcome
-	mode            *Mode
-	hasRules        bool
-	declaredNames   map[string]bool
-	ordinal         int
+	rules         *ruleSet // deny and ask rules; allow rules only widen visibility
+	allowNames    []*crule
+	def, defRO    *Outcome
+	mode          *Mode
+	hasRules      bool
+	declaredNames map[string]bool
+	ordinal       int
 }
 
 func (c *Config) addAgent(name string, ap AgentPolicy, l Layer) Diagnostics {

@@ -55,14 +55,14 @@ type toolOverride struct {
 type specKind uint8
 
 const (
-	specNone     specKind = iota // no specifier: every call of the tool
-	specShell                    // command pattern
-	specPath                     // path pattern
-	specDomain                   // domain:host
-	specURL                      // URL glob
-	specParam                    // key:pattern
-	specPrimary                  // glob over the primary field
-	specAnyString                // no primary field: any string value (deny/ask only)
+	specNone      specKind = iota // no specifier: every call of the tool
+	specShell                     // command pattern
+	specPath                      // path pattern
+	specDomain                    // domain:host
+	specURL                       // URL glob
+	specParam                     // key:pattern
+	specPrimary                   // glob over the primary field
+	specAnyString                 // no primary field: any string value (deny/ask only)
 )
 
 // crule is one compiled rule.

@@ -398,7 +398,9 @@ func (cc *callCtx) fallback(part string, ro, secret, acceptEdits bool, suggest [
 // matches.
 func (cc *callCtx) ruleVerdict(ask, allow best) (verdict, bool) {
 	askV := func() verdict { return verdict{outcome: Ask, reasons: []Reason{ask.r.reason(KindRule, ask.part)}} }
-	allowV := func() verdict { return verdict{outcome: Allow, reasons: []Reason{allow.r.reason(KindRule, allow.part)}} }
+	allowV := func() verdict {
+		return verdict{outcome: Allow, reasons: []Reason{allow.r.reason(KindRule, allow.part)}}
+	}
 	if cc.c.precedence == DenyAskAllow {
 		if ask.r != nil {
 			return askV(), true
