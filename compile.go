@@ -521,7 +521,24 @@ func (c *Config) compileRule(s RuleSpec, e Effect, l Layer) (*crule, *Diagnostic
 	} else if k, ok := kindRuleNames[tool]; ok {
 		r.isKind, r.kind = true, k
 	}
+	exact := l.ExactToolNames && !fold
+	if exact {
+		r.isKind = false
+	}
 	switch {
+	case exact:
+		// Legacy allow rules: literal names, a trailing * a prefix.
+		info, ok := c.tools[tool]
+		if !ok {
+			info = defaultToolInfo(tool)
+		}
+		r.kind = info.Kind
+		if strings.Contains(tool, "*") {
+			g := compileStarGlob(tool, false)
+			r.nameGlob = &g
+		} else {
+			r.name = tool
+		}
 	case r.isKind:
 	case strings.HasPrefix(strings.ToLower(tool), "mcp__"):
 		r.kind = KindMCP

@@ -294,3 +294,21 @@ func TestDelegation(t *testing.T) {
 		t.Fatalf("stricter of allow (parent) and ask (child) is ask: %s", got)
 	}
 }
+
+func TestLegacyExactToolNames(t *testing.T) {
+	l := layer(toolgate.SourceUser, []string{"Bash", "read_*"}, nil, nil)
+	l.ExactToolNames = true
+	c := mustCompile(t, l)
+	if d := c.Decide(bash("make")); d.Outcome != toolgate.Allow {
+		t.Fatalf("Bash: got %s, want allow", d)
+	}
+	other := bash("make")
+	other.Tool = "run_shell_command"
+	if d := c.Decide(other); d.Outcome != toolgate.Ask {
+		t.Fatalf("a migrated Bash allow rule must not widen to run_shell_command: got %s", d)
+	}
+	rf := toolgate.Call{Tool: "read_file", Cwd: "/p", Input: json.RawMessage(`{"path":"/etc/hosts"}`)}
+	if d := c.Decide(rf); d.Outcome != toolgate.Allow {
+		t.Fatalf("read_* prefix: got %s, want allow", d)
+	}
+}

@@ -188,4 +188,8 @@ type Layer struct {
 	// allow rule's tool glob approves nothing unless it follows a literal
 	// "mcp__<server>__" prefix.
 	ClaudeSettings bool
+	// ExactToolNames marks a layer migrated from the legacy format: its
+	// allow rules name tools literally (case-sensitive; a trailing "*" is a
+	// prefix) and never stand for a whole kind, as they did before.
+	ExactToolNames bool
 }

@@ -17,7 +17,9 @@ const MaxPatternLen = 4096
 const maxGlobLen = 16 << 10
 
 // PatternError is a malformed path pattern. Offset is the byte offset inside
-// the pattern text of the problem.
+// the pattern text of the problem; for a problem found only after "{a,b}"
+// expansion (".." after a wildcard, "~user" inside braces) it is 0 and Msg
+// names the alternative.
 type PatternError struct {
 	Offset int
 	Msg    string

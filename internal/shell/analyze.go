@@ -518,6 +518,10 @@ func (an *analyzer) call(ce *syntax.CallExpr, s *syntax.Stmt, sc scope) {
 	for _, w := range ce.Args {
 		an.walkWord(w, sc)
 	}
+	if c.Wrapper {
+		// A wrapper is read through: its script's commands decide.
+		c.ReadOnly = true
+	}
 	c.ReadOnly = c.ReadOnly && c.Unanalysable == "" && len(c.Redirects) == 0
 }
 

@@ -242,7 +242,6 @@ func (in *inspector) inspect(f []wordInfo, primary bool) {
 				in.write(out...)
 				ro = false
 			}
-		case "less", "more":
 		}
 		in.read(ops...)
 		return
@@ -597,18 +596,10 @@ func (in *inspector) interpreter(n string, args []wordInfo) {
 		}
 		for j := 1; j < len(v); j++ {
 			if strings.IndexByte(code, v[j]) >= 0 {
-				if n == "python" || strings.HasPrefix(n, "python") {
-					return
-				}
-				return
+				return // static code: matched by exact rules only
 			}
 			if v[j] == 'm' && strings.HasPrefix(n, "python") {
 				return // a module
-			}
-			if v[j] == 'V' || v[j] == 'h' || v[j] == 'v' && n != "python" {
-				if len(args) == 1 {
-					return
-				}
 			}
 			if strings.IndexByte(withArg, v[j]) >= 0 {
 				if j == len(v)-1 {
@@ -618,7 +609,25 @@ func (in *inspector) interpreter(n string, args []wordInfo) {
 			}
 		}
 	}
+	if infoOnly(args) {
+		return
+	}
 	in.unanalysable(n + " reads its program from standard input")
+}
+
+// infoOnly reports whether args only ask for version or help output.
+func infoOnly(args []wordInfo) bool {
+	if len(args) == 0 {
+		return false
+	}
+	for _, w := range args {
+		switch w.Value {
+		case "--version", "-V", "--help", "-h", "-v", "-VV":
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 // find handles find; it reports whether the command only reads.
