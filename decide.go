@@ -1,6 +1,7 @@
 package toolgate
 
 import (
+	"bytes"
 	"fmt"
 	"path"
 	"strings"
@@ -89,7 +90,7 @@ func (c *Config) prepare(call *Call) (*callCtx, *Decision) {
 		return nil, &d
 	}
 	raw := call.Input
-	if len(strings.TrimSpace(string(raw))) == 0 {
+	if len(bytes.TrimSpace(raw)) == 0 {
 		raw = []byte("{}")
 	}
 	doc, err := jsonin.Parse(raw)
@@ -319,11 +320,11 @@ func dedupe(s []string) []string {
 
 // conclude turns the call's floors and part verdicts into a decision
 // (steps 3, 4, 6 and 7).
-func (cc *callCtx) conclude(floors []Reason, readOnly bool, parts []verdict, prompt string) Decision {
+func (cc *callCtx) conclude(floors []Reason, readOnly bool, parts []verdict) Decision {
 	c := cc.c
 	if !c.enabled {
 		if len(floors) > 0 {
-			return Decision{Outcome: Ask, Reasons: floors, Prompt: prompt}
+			return Decision{Outcome: Ask, Reasons: floors, Prompt: cc.prompt()}
 		}
 		return Decision{Outcome: Allow, Reasons: []Reason{{Kind: KindMode, Message: "the policy is disabled (enabled: false)"}}}
 	}
@@ -348,7 +349,7 @@ func (cc *callCtx) conclude(floors []Reason, readOnly bool, parts []verdict, pro
 		}
 	}
 	if d.Outcome == Ask {
-		d.Prompt = prompt
+		d.Prompt = cc.prompt()
 	}
 	return d
 }
@@ -424,7 +425,7 @@ func (cc *callCtx) inWorkspace(it *pathItem) bool {
 	if !it.placed {
 		return false
 	}
-	for _, f := range it.forms {
+	for _, f := range it.forms() {
 		ok := pathmatch.Inside(f, cc.cwd)
 		for _, d := range cc.c.additionalDirs {
 			if ok {
@@ -444,7 +445,7 @@ func (cc *callCtx) isSecret(it *pathItem) bool {
 	if !it.placed {
 		return pathmatch.IsSecret("/" + path.Base(it.text))
 	}
-	for _, f := range it.forms {
+	for _, f := range it.forms() {
 		if pathmatch.IsSecret(f) {
 			return true
 		}
@@ -460,7 +461,7 @@ func (cc *callCtx) protected(it *pathItem) (string, bool) {
 	if !it.placed {
 		return cc.c.protection.Check("/"+path.Base(it.text), "/", cc.home)
 	}
-	for _, f := range it.forms {
+	for _, f := range it.forms() {
 		if e, ok := cc.c.protection.Check(f, cc.cwd, cc.home); ok {
 			return e, true
 		}
@@ -482,7 +483,7 @@ func (cc *callCtx) matchPath(r *crule, it *pathItem) bool {
 		if !it.placed {
 			return r.pathPat.MatchName(path.Base(it.text))
 		}
-		for _, f := range it.forms {
+		for _, f := range it.forms() {
 			if it.glob {
 				if r.pathPat.MayMatchGlob(f, cc.cwd, cc.home) {
 					return true
@@ -496,7 +497,7 @@ func (cc *callCtx) matchPath(r *crule, it *pathItem) bool {
 	if !it.placed {
 		return false
 	}
-	for _, f := range it.forms {
+	for _, f := range it.forms() {
 		if !r.pathPat.Match(f, cc.cwd, cc.home) {
 			return false
 		}
@@ -580,7 +581,7 @@ func (cc *callCtx) decidePaths() Decision {
 		inside := cc.inWorkspace(it)
 		parts = append(parts, cc.fallback(it.display(), !edit && inside, secret, edit && inside, []string{suggestPath(k, it)}))
 	}
-	return cc.conclude(floors, !edit, parts, cc.prompt())
+	return cc.conclude(floors, !edit, parts)
 }
 
 func (it *pathItem) display() string {
@@ -602,7 +603,7 @@ func (cc *callCtx) searchHitsDenied(it *pathItem) *crule {
 			hit = r
 			return
 		}
-		for _, form := range it.forms {
+		for _, form := range it.forms() {
 			if r.pathPat.MayMatchBelow(form, cc.cwd, cc.home) {
 				hit = r
 				return
@@ -667,7 +668,7 @@ func (cc *callCtx) decideFetch() Decision {
 		}
 		parts = []verdict{fv}
 	}
-	return cc.conclude(nil, true, parts, cc.prompt())
+	return cc.conclude(nil, true, parts)
 }
 
 // ---- everything else: web searches, agents, MCP and generic tools ----
@@ -702,7 +703,7 @@ func (cc *callCtx) decideGeneric() Decision {
 		covered := ro && cc.info.Kind != KindWebSearch && cc.info.Kind != KindFetch
 		parts = []verdict{cc.fallback("", covered, false, false, []string{cc.tool})}
 	}
-	return cc.conclude(nil, ro, parts, cc.prompt())
+	return cc.conclude(nil, ro, parts)
 }
 
 // matchParams matches a rule whose specifier reads the input's parameters
@@ -984,7 +985,7 @@ func (cc *callCtx) decideShell() Decision {
 	if len(parts) == 0 {
 		parts = append(parts, cc.fallback(cmdText, an.ReadOnly, false, false, nil))
 	}
-	return cc.conclude(floors, an.ReadOnly && !cc.call.NotReadOnly, parts, cc.prompt())
+	return cc.conclude(floors, an.ReadOnly && !cc.call.NotReadOnly, parts)
 }
 
 func (cc *callCtx) allInWorkspace(items []pathItem) bool {

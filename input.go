@@ -36,7 +36,8 @@ func invalidf(format string, args ...any) Decision {
 type pathItem struct {
 	text   string   // as written
 	abs    string   // absolute and clean; "" when it cannot be placed
-	forms  []string // abs, then the symlink target when it differs
+	formv  [2]string // abs, then the symlink target when it differs
+	nform  int
 	glob   bool     // holds unexpanded glob characters
 	placed bool
 }
@@ -52,14 +53,17 @@ func (cc *callCtx) newPathItem(text, dir string, glob bool) pathItem {
 		return it
 	}
 	it.abs, it.placed = abs, true
-	it.forms = []string{abs}
+	it.formv[0], it.nform = abs, 1
 	if r := cc.c.opts.ResolveSymlinks; r != nil && !glob {
 		if t, err := r(abs); err == nil && t != "" && t != abs {
-			it.forms = append(it.forms, path.Clean(t))
+			it.formv[1], it.nform = path.Clean(t), 2
 		}
 	}
 	return it
 }
+
+// forms returns the readings of the path: itself, then its symlink target.
+func (it *pathItem) forms() []string { return it.formv[:it.nform] }
 
 // readPaths reads the path fields of a read or edit call. It returns an
 // invalid decision when a path field is malformed.
