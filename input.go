@@ -34,11 +34,11 @@ func invalidf(format string, args ...any) Decision {
 
 // pathItem is one path a call names, with the readings matching needs.
 type pathItem struct {
-	text   string   // as written
-	abs    string   // absolute and clean; "" when it cannot be placed
+	text   string    // as written
+	abs    string    // absolute and clean; "" when it cannot be placed
 	formv  [2]string // abs, then the symlink target when it differs
 	nform  int
-	glob   bool     // holds unexpanded glob characters
+	glob   bool // holds unexpanded glob characters
 	placed bool
 }
 
