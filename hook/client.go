@@ -1,0 +1,129 @@
+package hook
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/toolgate/toolgate"
+)
+
+// Client names a coding agent whose hook protocol this package speaks.
+type Client string
+
+// The supported clients.
+const (
+	// Claude is Claude Code (verified against 2.1.332): a PreToolUse
+	// command hook in .claude/settings.json.
+	Claude Client = "claude"
+	// Gemini is Gemini CLI (verified against 0.61.0): a BeforeTool command
+	// hook in .gemini/settings.json.
+	Gemini Client = "gemini"
+	// Codex is Codex CLI (verified against 0.171.0): a PreToolUse command
+	// hook in config.toml.
+	Codex Client = "codex"
+	// Cursor is the Cursor editor's agent: beforeShellExecution,
+	// beforeMCPExecution and beforeReadFile hooks in .cursor/hooks.json.
+	// Its protocol is implemented from Cursor's documentation only; see
+	// [Decode] and [Encode] for the assumptions made.
+	Cursor Client = "cursor"
+)
+
+// Clients lists the supported clients.
+var Clients = []Client{Claude, Gemini, Codex, Cursor}
+
+// ParseClient parses a client name: claude, gemini, codex or cursor.
+func ParseClient(s string) (Client, error) {
+	switch c := Client(s); c {
+	case Claude, Gemini, Codex, Cursor:
+		return c, nil
+	}
+	return "", fmt.Errorf("unknown client %q (want claude, gemini, codex or cursor)", s)
+}
+
+// MaxPayload is the largest hook payload, in bytes, that [Run] and [Decode]
+// read. A larger payload is an error, answered with the blocking form.
+const MaxPayload = 1 << 20
+
+// AskPolicy says what toolgate answers when its decision is ask.
+//
+// The zero value means the client's default ([DefaultAskPolicy]).
+type AskPolicy string
+
+const (
+	// AskDefault selects the client's default policy.
+	AskDefault AskPolicy = ""
+	// AskAsk passes "ask" on to the client, which asks a person. Refused for
+	// Codex, which ignores "ask" and runs the command.
+	AskAsk AskPolicy = "ask"
+	// AskDeny denies the call instead: it cannot run without a person, and
+	// the reason says that a person's approval is needed.
+	AskDeny AskPolicy = "deny"
+)
+
+// ParseAskPolicy parses "ask" or "deny".
+func ParseAskPolicy(s string) (AskPolicy, error) {
+	switch p := AskPolicy(s); p {
+	case AskAsk, AskDeny:
+		return p, nil
+	}
+	return "", fmt.Errorf("unknown ask policy %q (want ask or deny)", s)
+}
+
+// DefaultAskPolicy returns a client's default ask policy:
+//
+//   - Claude: ask. The hook cannot tell an interactive session from
+//     "claude -p"; in -p mode Claude Code denies an ask itself, so asking
+//     is safe either way.
+//   - Gemini: deny. An ask hangs a headless Gemini CLI.
+//   - Codex: deny. Codex ignores "ask" and runs the command.
+//   - Cursor: ask (the IDE shows a prompt). beforeReadFile cannot ask, so
+//     an ask there is always a deny.
+func DefaultAskPolicy(c Client) AskPolicy {
+	switch c {
+	case Claude, Cursor:
+		return AskAsk
+	}
+	return AskDeny
+}
+
+// askPolicy resolves the policy in force for c: the option if set (Codex is
+// always deny), else the client's default.
+func (o Options) askPolicy(c Client) AskPolicy {
+	if c == Codex {
+		return AskDeny
+	}
+	if o.AskPolicy == AskAsk || o.AskPolicy == AskDeny {
+		return o.AskPolicy
+	}
+	return DefaultAskPolicy(c)
+}
+
+// Options configure [Run] and [Encode]. The zero value means defaults.
+type Options struct {
+	// AskPolicy says what an ask becomes; zero means the client's default.
+	// [AskAsk] is ignored for Codex, which cannot ask.
+	AskPolicy AskPolicy
+	// Home is the home directory put in each call (for "~" in rules and
+	// inputs); empty leaves it to the engine.
+	Home string
+	// Audit, if set, is called once per decided call with the call as
+	// decided and the decision (after the ask policy, before encoding). A
+	// panic in it is answered with the blocking form.
+	Audit func(call toolgate.Call, d toolgate.Decision)
+}
+
+// Meta is what [Decode] keeps from a payload besides the call: what
+// [Encode] needs to answer in the client's terms.
+type Meta struct {
+	// Client is the client the payload came from.
+	Client Client
+	// Event is the payload's hook_event_name.
+	Event string
+	// Tool is the tool name as the client sent it (Gemini's
+	// "mcp_server_tool", Cursor's bare MCP tool name), which may differ from
+	// the call's.
+	Tool string
+	// Input is the tool input as mapped into the call, kept to check that a
+	// rewrite can be expressed to the client.
+	Input json.RawMessage
+}

@@ -1,0 +1,419 @@
+package hook
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/toolgate/toolgate"
+)
+
+// Decode maps a client's hook payload to a call.
+//
+// It is strict, because a payload it misreads could let a call through: the
+// payload must be at most [MaxPayload] bytes of valid UTF-8 holding one JSON
+// object with no duplicate keys; the hook event must be the client's
+// pre-tool event; the fields toolgate uses must be present with the right
+// types (tool name, tool input object, absolute working directory); and a
+// permission mode, when given, must be one toolgate knows. Fields it does
+// not use are ignored, so a client that adds fields keeps working. Any
+// problem is an error, and [Run] answers an error with the blocking form.
+//
+// Per client:
+//
+//   - Claude: tool_name, tool_input, cwd, session_id, permission_mode
+//     (default, acceptEdits, plan, dontAsk, bypassPermissions, auto → the
+//     call's mode), mcp_server.name → Call.Server, agent_type → Call.Agent.
+//     hook_event_name must be PreToolUse.
+//   - Gemini: tool_name (run_shell_command, write_file, read_file, replace,
+//     … are toolgate catalog names already), tool_input, cwd, session_id.
+//     MCP tools arrive as "mcp_<server>_<tool>" with single underscores,
+//     which cannot be split reliably; mcp_context.server_name and
+//     mcp_context.tool_name give the parts, and the call's tool is
+//     "mcp__<server>__<tool>" with Call.Server set. An "mcp_" tool without
+//     mcp_context is an error. hook_event_name must be BeforeTool.
+//   - Codex: as Claude, for tool names Bash (tool_input.command a string),
+//     apply_patch and mcp__<server>__<tool>; the server is not given apart
+//     from the name.
+//   - Cursor (from Cursor's hook documentation; not verified against a
+//     running Cursor): hook_event_name selects the shape.
+//     beforeShellExecution {command, cwd} → tool "Bash" with
+//     {"command": ...}; beforeReadFile {file_path} → tool "Read" with
+//     {"file_path": ...} (content and attachments are ignored);
+//     beforeMCPExecution {tool_name, tool_input} → tool
+//     "mcp__<server>__<tool>". Cursor does not name the MCP server (it
+//     sends the server's url or command), so the server is "unknown" unless
+//     tool_name already has the mcp__<server>__ form; rules for Cursor's
+//     MCP tools are written as mcp__unknown__<tool> or with a server glob.
+//     tool_input may be an object or a string holding one (both forms
+//     appear in the documentation). The working directory is cwd, else the
+//     first of workspace_roots; conversation_id is the session.
+func Decode(c Client, payload []byte) (toolgate.Call, Meta, error) {
+	call, m, err := decode(c, payload)
+	if err != nil {
+		return toolgate.Call{}, Meta{Client: c}, fmt.Errorf("%s hook payload: %w", c, err)
+	}
+	return call, m, nil
+}
+
+func decode(c Client, payload []byte) (toolgate.Call, Meta, error) {
+	m := Meta{Client: c}
+	if len(payload) > MaxPayload {
+		return toolgate.Call{}, m, fmt.Errorf("larger than %d bytes", MaxPayload)
+	}
+	if !utf8.Valid(payload) {
+		return toolgate.Call{}, m, errors.New("not valid UTF-8")
+	}
+	f, err := readObject(payload)
+	if err != nil {
+		return toolgate.Call{}, m, err
+	}
+	var call toolgate.Call
+	switch c {
+	case Claude:
+		err = f.decodeClaudeLike(&call, &m, "PreToolUse")
+	case Codex:
+		err = f.decodeClaudeLike(&call, &m, "PreToolUse")
+	case Gemini:
+		err = f.decodeGemini(&call, &m)
+	case Cursor:
+		err = f.decodeCursor(&call, &m)
+	default:
+		err = fmt.Errorf("unknown client %q", string(c))
+	}
+	if err != nil {
+		return toolgate.Call{}, m, err
+	}
+	m.Input = call.Input
+	return call, m, nil
+}
+
+// fields is a payload's top-level object.
+type fields map[string]json.RawMessage
+
+// readObject reads one JSON object, refusing duplicate keys and trailing
+// data. Values are kept raw (and validated).
+func readObject(b []byte) (fields, error) {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	tok, err := dec.Token()
+	if err == io.EOF {
+		return nil, errors.New("empty")
+	}
+	if err != nil {
+		return nil, fmt.Errorf("not JSON: %v", err)
+	}
+	if d, ok := tok.(json.Delim); !ok || d != '{' {
+		return nil, errors.New("not a JSON object")
+	}
+	f := make(fields, 16)
+	for dec.More() {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil, fmt.Errorf("not JSON: %v", err)
+		}
+		key, ok := tok.(string)
+		if !ok {
+			return nil, errors.New("not JSON: object key is not a string")
+		}
+		if _, dup := f[key]; dup {
+			return nil, fmt.Errorf("duplicate key %q", key)
+		}
+		var raw json.RawMessage
+		if err := dec.Decode(&raw); err != nil {
+			return nil, fmt.Errorf("not JSON: %v", err)
+		}
+		f[key] = raw
+	}
+	if _, err := dec.Token(); err != nil {
+		return nil, fmt.Errorf("not JSON: %v", err)
+	}
+	if _, err := dec.Token(); err != io.EOF {
+		return nil, errors.New("trailing data after the JSON object")
+	}
+	return f, nil
+}
+
+func isNull(raw json.RawMessage) bool { return string(raw) == "null" }
+
+// str returns a string field. A missing or null field is "" (an error when
+// required); any other non-string is an error.
+func (f fields) str(key string, required bool) (string, error) {
+	raw, ok := f[key]
+	if !ok || isNull(raw) {
+		if required {
+			return "", fmt.Errorf("missing %s", key)
+		}
+		return "", nil
+	}
+	if len(raw) == 0 || raw[0] != '"' {
+		return "", fmt.Errorf("%s is not a string", key)
+	}
+	var s string
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return "", fmt.Errorf("%s: %v", key, err)
+	}
+	if required && s == "" {
+		return "", fmt.Errorf("%s is empty", key)
+	}
+	return s, nil
+}
+
+// object returns an object field, raw. A missing or null field is nil (an
+// error when required).
+func (f fields) object(key string, required bool) (json.RawMessage, error) {
+	raw, ok := f[key]
+	if !ok || isNull(raw) {
+		if required {
+			return nil, fmt.Errorf("missing %s", key)
+		}
+		return nil, nil
+	}
+	if len(raw) == 0 || raw[0] != '{' {
+		return nil, fmt.Errorf("%s is not a JSON object", key)
+	}
+	return raw, nil
+}
+
+func (f fields) event(m *Meta, want ...string) error {
+	ev, err := f.str("hook_event_name", true)
+	if err != nil {
+		return err
+	}
+	for _, w := range want {
+		if ev == w {
+			m.Event = ev
+			return nil
+		}
+	}
+	return fmt.Errorf("hook_event_name %q is not a pre-tool event (want %s)", ev, strings.Join(want, " or "))
+}
+
+func (f fields) cwd(key string) (string, error) {
+	cwd, err := f.str(key, true)
+	if err != nil {
+		return "", err
+	}
+	if !filepath.IsAbs(cwd) {
+		return "", fmt.Errorf("%s %q is not an absolute path", key, cwd)
+	}
+	return cwd, nil
+}
+
+// clientModes are the permission modes Claude Code and Codex report.
+var clientModes = map[string]toolgate.ModeName{
+	"default":           toolgate.ModeDefault,
+	"acceptEdits":       toolgate.ModeAcceptEdits,
+	"plan":              toolgate.ModePlan,
+	"dontAsk":           toolgate.ModeDontAsk,
+	"bypassPermissions": toolgate.ModeBypassPermissions,
+	"auto":              toolgate.ModeAuto,
+}
+
+// decodeClaudeLike reads Claude Code's and Codex's PreToolUse payload.
+func (f fields) decodeClaudeLike(call *toolgate.Call, m *Meta, event string) error {
+	if err := f.event(m, event); err != nil {
+		return err
+	}
+	if err := f.toolAndInput(call, m); err != nil {
+		return err
+	}
+	var err error
+	if call.Cwd, err = f.cwd("cwd"); err != nil {
+		return err
+	}
+	if call.Session, err = f.str("session_id", false); err != nil {
+		return err
+	}
+	if call.Agent, err = f.str("agent_type", false); err != nil {
+		return err
+	}
+	pm, err := f.str("permission_mode", false)
+	if err != nil {
+		return err
+	}
+	if pm != "" {
+		name, ok := clientModes[pm]
+		if !ok {
+			return fmt.Errorf("unknown permission_mode %q", pm)
+		}
+		call.Mode = &toolgate.Mode{Name: name}
+	}
+	srv, err := f.object("mcp_server", false)
+	if err != nil {
+		return err
+	}
+	if srv != nil {
+		sf, err := readObject(srv)
+		if err != nil {
+			return fmt.Errorf("mcp_server: %v", err)
+		}
+		if call.Server, err = sf.str("name", true); err != nil {
+			return fmt.Errorf("mcp_server: %v", err)
+		}
+	}
+	return nil
+}
+
+func (f fields) toolAndInput(call *toolgate.Call, m *Meta) error {
+	var err error
+	if m.Tool, err = f.str("tool_name", true); err != nil {
+		return err
+	}
+	call.Tool = m.Tool
+	call.Input, err = f.object("tool_input", true)
+	return err
+}
+
+// decodeGemini reads Gemini CLI's BeforeTool payload.
+func (f fields) decodeGemini(call *toolgate.Call, m *Meta) error {
+	if err := f.event(m, "BeforeTool"); err != nil {
+		return err
+	}
+	if err := f.toolAndInput(call, m); err != nil {
+		return err
+	}
+	var err error
+	if call.Cwd, err = f.cwd("cwd"); err != nil {
+		return err
+	}
+	if call.Session, err = f.str("session_id", false); err != nil {
+		return err
+	}
+	mc, err := f.object("mcp_context", false)
+	if err != nil {
+		return err
+	}
+	if mc == nil {
+		if strings.HasPrefix(m.Tool, "mcp_") {
+			return fmt.Errorf("MCP tool %q without mcp_context: its server cannot be told apart from its name", m.Tool)
+		}
+		return nil
+	}
+	cf, err := readObject(mc)
+	if err != nil {
+		return fmt.Errorf("mcp_context: %v", err)
+	}
+	server, err := cf.str("server_name", true)
+	if err != nil {
+		return fmt.Errorf("mcp_context: %v", err)
+	}
+	tool, err := cf.str("tool_name", true)
+	if err != nil {
+		return fmt.Errorf("mcp_context: %v", err)
+	}
+	call.Tool = "mcp__" + server + "__" + tool
+	call.Server = server
+	return nil
+}
+
+// The Cursor hook events that gate a call.
+const (
+	cursorShell = "beforeShellExecution"
+	cursorMCP   = "beforeMCPExecution"
+	cursorRead  = "beforeReadFile"
+)
+
+// CursorUnknownServer is the MCP server name given to Cursor's MCP calls,
+// whose payload does not name the server.
+const CursorUnknownServer = "unknown"
+
+// decodeCursor reads Cursor's beforeShellExecution, beforeMCPExecution and
+// beforeReadFile payloads.
+func (f fields) decodeCursor(call *toolgate.Call, m *Meta) error {
+	if err := f.event(m, cursorShell, cursorMCP, cursorRead); err != nil {
+		return err
+	}
+	var err error
+	if call.Session, err = f.str("conversation_id", false); err != nil {
+		return err
+	}
+	if call.Cwd, err = f.cursorCwd(); err != nil {
+		return err
+	}
+	switch m.Event {
+	case cursorShell:
+		cmd, err := f.str("command", true)
+		if err != nil {
+			return err
+		}
+		m.Tool = "Bash"
+		call.Tool = "Bash"
+		call.Input, err = json.Marshal(struct {
+			Command string `json:"command"`
+		}{cmd})
+		return err
+	case cursorRead:
+		p, err := f.str("file_path", true)
+		if err != nil {
+			return err
+		}
+		m.Tool = "Read"
+		call.Tool = "Read"
+		call.Input, err = json.Marshal(struct {
+			FilePath string `json:"file_path"`
+		}{p})
+		return err
+	}
+	if m.Tool, err = f.str("tool_name", true); err != nil {
+		return err
+	}
+	if rest, ok := strings.CutPrefix(m.Tool, "mcp__"); ok {
+		call.Tool = m.Tool
+		if server, _, ok := strings.Cut(rest, "__"); ok {
+			call.Server = server
+		}
+	} else {
+		call.Tool = "mcp__" + CursorUnknownServer + "__" + m.Tool
+		call.Server = CursorUnknownServer
+	}
+	raw, ok := f["tool_input"]
+	switch {
+	case !ok || isNull(raw):
+		return errors.New("missing tool_input")
+	case raw[0] == '{':
+		call.Input = raw
+	case raw[0] == '"':
+		var s string
+		if err := json.Unmarshal(raw, &s); err != nil {
+			return fmt.Errorf("tool_input: %v", err)
+		}
+		in := json.RawMessage(strings.TrimSpace(s))
+		if len(in) == 0 || in[0] != '{' || !json.Valid(in) {
+			return errors.New("tool_input is a string that does not hold a JSON object")
+		}
+		call.Input = in
+	default:
+		return errors.New("tool_input is neither a JSON object nor a string holding one")
+	}
+	return nil
+}
+
+// cursorCwd is cwd, else the first workspace root.
+func (f fields) cursorCwd() (string, error) {
+	if cwd, err := f.str("cwd", false); err != nil || cwd != "" {
+		if err != nil {
+			return "", err
+		}
+		return f.cwd("cwd")
+	}
+	raw, ok := f["workspace_roots"]
+	if !ok || isNull(raw) {
+		return "", errors.New("missing cwd and workspace_roots")
+	}
+	var roots []string
+	if err := json.Unmarshal(raw, &roots); err != nil {
+		return "", errors.New("workspace_roots is not a list of strings")
+	}
+	if len(roots) == 0 {
+		return "", errors.New("missing cwd, and workspace_roots is empty")
+	}
+	if !filepath.IsAbs(roots[0]) {
+		return "", fmt.Errorf("workspace root %q is not an absolute path", roots[0])
+	}
+	return roots[0], nil
+}

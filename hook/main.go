@@ -1,0 +1,202 @@
+package hook
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/toolgate/toolgate"
+)
+
+const usage = `usage:
+  toolgate hook CLIENT [--config [SOURCE=]FILE]... [--ask-policy ask|deny] [--timeout DURATION]
+  toolgate hook install CLIENT [--project|--user] [--dry-run] [--command CMD] [--matcher M]
+  toolgate hook uninstall CLIENT [--project|--user] [--dry-run] [--command CMD]
+
+CLIENT is claude, gemini, codex or cursor.
+
+"toolgate hook CLIENT" is the hook command a client runs before each tool call:
+it reads the call from standard input, decides it with the discovered
+configuration (or the --config files), and answers in the client's format.
+Any failure blocks the call (exit status 2, the reason on standard error).
+
+"install" adds the hook entry to the client's settings (merging with what is
+there; installing twice changes nothing); "uninstall" removes it. The project
+is the current directory; --dry-run prints the new settings instead of
+writing them.
+`
+
+// stringList is a repeatable string flag.
+type stringList []string
+
+func (s *stringList) String() string     { return strings.Join(*s, ",") }
+func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
+
+// Main is the "toolgate hook" command. args are the arguments after
+// "hook". build makes the checker for a call's working directory and the
+// --config arguments ("[SOURCE=]FILE", in order; none means discovery); it
+// is called once per hook invocation, after the payload is read, and an
+// error from it (every configuration diagnostic in its text) blocks the
+// call.
+//
+// Main reads the process's working directory, home directory and
+// $CODEX_HOME (for install), which a library function would take as
+// arguments; it returns the exit status: 0 on success, 2 for a usage error
+// and for any failure of a hook invocation (the blocking form), 1 when
+// install or uninstall fails.
+func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, build func(cwd string, configArgs []string) (toolgate.Checker, error)) int {
+	if len(args) == 0 {
+		fmt.Fprint(stderr, usage)
+		return 2
+	}
+	switch args[0] {
+	case "-h", "-help", "--help", "help":
+		fmt.Fprint(stdout, usage)
+		return 0
+	case "install", "uninstall":
+		return mainInstall(args[0] == "install", args[1:], stdout, stderr)
+	}
+	c, err := ParseClient(args[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "toolgate hook: %v; the call is blocked\n%s", err, usage)
+		return 2
+	}
+	fl := flag.NewFlagSet("toolgate hook "+string(c), flag.ContinueOnError)
+	fl.SetOutput(io.Discard)
+	var configs stringList
+	fl.Var(&configs, "config", "a configuration file, [SOURCE=]FILE (repeatable)")
+	askPolicy := fl.String("ask-policy", "", "what an ask becomes: ask or deny (default: per client)")
+	home := fl.String("home", "", "home directory for ~ (default: the user's)")
+	timeout := fl.Duration("timeout", 0, "block the call when no decision is made in this time (0: no limit)")
+	if err := fl.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usage)
+			return 0
+		}
+		fmt.Fprintf(stderr, "toolgate hook %s: %v; the call is blocked\n%s", c, err, usage)
+		return 2
+	}
+	if fl.NArg() > 0 {
+		fmt.Fprintf(stderr, "toolgate hook %s: unexpected argument %q; the call is blocked\n", c, fl.Arg(0))
+		return 2
+	}
+	opts := Options{Home: *home}
+	if *askPolicy != "" {
+		p, err := ParseAskPolicy(*askPolicy)
+		if err == nil && c == Codex && p == AskAsk {
+			err = errors.New("codex cannot ask: it ignores \"ask\" and runs the command, so --ask-policy ask is refused for codex")
+		}
+		if err != nil {
+			fmt.Fprintf(stderr, "toolgate hook %s: %v; the call is blocked\n", c, err)
+			return 2
+		}
+		opts.AskPolicy = p
+	}
+	if opts.Home == "" {
+		opts.Home, _ = os.UserHomeDir()
+	}
+	if build == nil {
+		fmt.Fprintf(stderr, "toolgate hook %s: internal error: no configuration loader; the call is blocked\n", c)
+		return 2
+	}
+	decide := func(call toolgate.Call) (toolgate.Decision, error) {
+		chk, err := build(call.Cwd, configs)
+		if err != nil {
+			return toolgate.Decision{}, fmt.Errorf("the configuration does not load:\n%v", err)
+		}
+		if chk == nil {
+			return toolgate.Decision{}, errors.New("internal error: no checker")
+		}
+		return chk.Decide(call), nil
+	}
+	ctx := context.Background()
+	if *timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *timeout)
+		defer cancel()
+	}
+	return Run(ctx, c, stdin, stdout, stderr, decide, opts)
+}
+
+func mainInstall(install bool, args []string, stdout, stderr io.Writer) int {
+	verb := "uninstall"
+	if install {
+		verb = "install"
+	}
+	if len(args) == 0 {
+		fmt.Fprintf(stderr, "toolgate hook %s: missing CLIENT\n%s", verb, usage)
+		return 2
+	}
+	if h := args[0]; h == "-h" || h == "-help" || h == "--help" {
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+	c, err := ParseClient(args[0])
+	if err != nil {
+		fmt.Fprintf(stderr, "toolgate hook %s: %v\n", verb, err)
+		return 2
+	}
+	fl := flag.NewFlagSet("toolgate hook "+verb, flag.ContinueOnError)
+	fl.SetOutput(io.Discard)
+	project := fl.Bool("project", false, "the project's settings (default, except for codex)")
+	user := fl.Bool("user", false, "the user's settings (default for codex)")
+	dryRun := fl.Bool("dry-run", false, "print the new settings instead of writing them")
+	command := fl.String("command", "", "the hook command (default: toolgate hook CLIENT)")
+	matcher := fl.String("matcher", "", "the tool matcher (default: every tool)")
+	dir := fl.String("dir", "", "the project directory (default: the current directory)")
+	home := fl.String("home", "", "the home directory (default: the user's)")
+	if err := fl.Parse(args[1:]); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			fmt.Fprint(stdout, usage)
+			return 0
+		}
+		fmt.Fprintf(stderr, "toolgate hook %s: %v\n%s", verb, err, usage)
+		return 2
+	}
+	if fl.NArg() > 0 {
+		fmt.Fprintf(stderr, "toolgate hook %s: unexpected argument %q\n", verb, fl.Arg(0))
+		return 2
+	}
+	if *project && *user {
+		fmt.Fprintf(stderr, "toolgate hook %s: --project and --user exclude each other\n", verb)
+		return 2
+	}
+	o := InstallOptions{Command: *command, Matcher: *matcher, DryRun: *dryRun, Dir: *dir, Home: *home,
+		CodexHome: os.Getenv("CODEX_HOME")}
+	switch {
+	case *project:
+		o.Scope = ScopeProject
+	case *user:
+		o.Scope = ScopeUser
+	}
+	if o.Dir == "" {
+		o.Dir, _ = os.Getwd()
+	}
+	if o.Home == "" {
+		o.Home, _ = os.UserHomeDir()
+	}
+	edit := Uninstall
+	if install {
+		edit = Install
+	}
+	path, content, err := edit(c, o)
+	if err != nil {
+		fmt.Fprintf(stderr, "toolgate hook %s: %v\n", verb, err)
+		return 1
+	}
+	if *dryRun {
+		fmt.Fprintf(stderr, "toolgate hook %s: would write %s:\n", verb, path)
+		stdout.Write(content)
+		return 0
+	}
+	if install {
+		fmt.Fprintf(stdout, "toolgate hook install: the %s hook is in %s\n", c, path)
+	} else {
+		fmt.Fprintf(stdout, "toolgate hook uninstall: no toolgate hook is left in %s\n", path)
+	}
+	return 0
+}
