@@ -2,6 +2,7 @@ package toolgate
 
 import (
 	"path"
+	"slices"
 	"strings"
 
 	"github.com/toolgate/toolgate/internal/jsonin"
@@ -89,6 +90,13 @@ func (cc *callCtx) readPaths() ([]pathItem, *Decision) {
 	}
 	for _, f := range pathFields {
 		if v := root.Get(f); v.Exists() {
+			if d := add(f, v); d != nil {
+				return nil, d
+			}
+		}
+	}
+	if f := cc.info.Field; f != "" && !slices.Contains(pathFields[:], f) {
+		if v := root.Lookup(f); v.Exists() {
 			if d := add(f, v); d != nil {
 				return nil, d
 			}
