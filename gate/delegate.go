@@ -1,0 +1,43 @@
+package gate
+
+import "github.com/toolgate/toolgate"
+
+// SubAgent describes a sub-agent for [Gate.SubAgent].
+type SubAgent struct {
+	// Name is the sub-agent's name. It is set as the Agent of every call
+	// made through the sub-agent's gate, whatever the call says.
+	Name string
+	// Policy is the sub-agent's own policy. Calls are decided by it and by
+	// the parent's checks; the stricter wins. Nil: the parent's checks
+	// alone (an engine that reads agents: entries applies them through the
+	// call's Agent).
+	Policy toolgate.Checker
+	// Visibility is what the sub-agent's own policy says about tools: it
+	// widens the list with the tools it declares access to and narrows it
+	// with the ones it hides. Nil: the parent's list.
+	Visibility Visibility
+}
+
+// SubAgent returns a gate for a sub-agent of g (SPEC §8). It shares g's
+// registry, approver, session rules, host checks and audit sink. Its calls
+// are checked against the parent's policy and the sub-agent's, the stricter
+// winning, and the tools it shows and accepts are those the sub-agent
+// declares access to or the parent shows, minus those the sub-agent hides.
+// Sub-agent gates nest.
+func (g *Gate) SubAgent(s SubAgent) *Gate {
+	sub := *g
+	sub.agent = s.Name
+	if s.Policy != nil {
+		sub.checker = delegate(g.checker, s.Policy)
+	}
+	if v := s.Visibility; v != nil {
+		parentSees := g.canSee
+		sub.visible = func(tool string) bool {
+			return (v.DeclaresToolAccess(tool) || parentSees(tool)) && v.ExposeToModel(tool)
+		}
+	}
+	return &sub
+}
+
+// Agent returns the sub-agent name of a gate made by [Gate.SubAgent], or "".
+func (g *Gate) Agent() string { return g.agent }
