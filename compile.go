@@ -111,6 +111,7 @@ type index struct {
 	shellBy  map[string][]*crule // kind-name shell rules by literal first word
 	shellAny []*crule            // kind-name shell rules without a literal first word
 	byServer map[string][]*crule // server-scoped MCP rules
+	pathBy   map[Kind]map[string][]*crule // kind-name path rules by a literal segment (pathindex.go)
 	globs    []*crule            // tool-name globs
 	all      []*crule
 }
@@ -128,6 +129,15 @@ func (ix *index) add(r *crule) {
 		} else {
 			ix.shellAny = append(ix.shellAny, r)
 		}
+	case r.isKind && r.spec == specPath && pathKey(r.pathPat.String()) != "":
+		key := pathKey(r.pathPat.String())
+		if ix.pathBy == nil {
+			ix.pathBy = map[Kind]map[string][]*crule{}
+		}
+		if ix.pathBy[r.kind] == nil {
+			ix.pathBy[r.kind] = map[string][]*crule{}
+		}
+		ix.pathBy[r.kind][key] = append(ix.pathBy[r.kind][key], r)
 	case r.isKind:
 		ix.byKind[r.kind] = append(ix.byKind[r.kind], r)
 	case r.mcpServer != "":

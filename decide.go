@@ -180,6 +180,12 @@ func truncate(s string, n int) string {
 // firstWords narrows kind-name shell rules to those whose command pattern
 // starts with one of them; nil means all of them.
 func (cc *callCtx) eachRule(e Effect, firstWords []string, anyFirst bool, fn func(r *crule)) {
+	cc.eachRuleFor(e, firstWords, anyFirst, nil, fn)
+}
+
+// eachRuleFor is eachRule for one path of a read or edit call: kind-name
+// path rules are looked up by the path's components.
+func (cc *callCtx) eachRuleFor(e Effect, firstWords []string, anyFirst bool, it *pathItem, fn func(r *crule)) {
 	for _, rs := range [2]*ruleSet{cc.c.session, cc.c.static} {
 		if rs == nil {
 			continue
@@ -214,10 +220,7 @@ func (cc *callCtx) eachRule(e Effect, firstWords []string, anyFirst bool, fn fun
 			for _, r := range ix.shellAny {
 				fn(r)
 			}
-		case isReadKind(k):
-			for _, r := range ix.byKind[KindRead] {
-				fn(r)
-			}
+		case isReadKind(k) || k == KindEdit:
 		default:
 			for _, r := range ix.byKind[k] {
 				fn(r)
@@ -244,19 +247,18 @@ func (cc *callCtx) eachRule(e Effect, firstWords []string, anyFirst bool, fn fun
 			}
 		}
 	}
+	if k := cc.info.Kind; isReadKind(k) || k == KindEdit {
+		if isReadKind(k) {
+			k = KindRead
+		}
+		cc.eachPathRule(e, k, it, fn)
+	}
 }
 
 // kindRules calls fn for every kind-name rule of effect e for kind k
 // ("Read" or "Edit" rules that also apply to other tools).
-func (cc *callCtx) kindRules(e Effect, k Kind, fn func(r *crule)) {
-	for _, rs := range [2]*ruleSet{cc.c.session, cc.c.static} {
-		if rs == nil {
-			continue
-		}
-		for _, r := range rs.of(e).byKind[k] {
-			fn(r)
-		}
-	}
+func (cc *callCtx) kindRules(e Effect, k Kind, it *pathItem, fn func(r *crule)) {
+	cc.eachPathRule(e, k, it, fn)
 }
 
 // best tracks the first matching rule by priority.
@@ -481,7 +483,13 @@ func (cc *callCtx) matchPath(r *crule, it *pathItem) bool {
 	}
 	if r.fold {
 		if !it.placed {
-			return r.pathPat.MatchName(path.Base(it.text))
+			// After a dynamic cd the directory is unknown: try the name
+			// alone, and the path as if the directory were the working
+			// directory or any directory below it.
+			return r.pathPat.MatchName(path.Base(it.text)) ||
+				(!path.IsAbs(it.text) && !strings.HasPrefix(it.text, "~") &&
+					(r.pathPat.Match(path.Join(cc.cwd, it.text), cc.cwd, cc.home) ||
+						r.pathPat.Match(path.Join(cc.cwd, "…", it.text), cc.cwd, cc.home)))
 		}
 		for _, f := range it.forms() {
 			if it.glob {
@@ -528,9 +536,9 @@ func (cc *callCtx) decidePaths() Decision {
 			}
 		}
 		if cc.c.enabled {
-			cc.eachRule(EffectDeny, nil, false, f)
+			cc.eachRuleFor(EffectDeny, nil, false, it, f)
 			if edit {
-				cc.kindRules(EffectDeny, KindRead, f)
+				cc.kindRules(EffectDeny, KindRead, it, f)
 			}
 		}
 	}
@@ -556,20 +564,20 @@ func (cc *callCtx) decidePaths() Decision {
 	for i := range items {
 		it := &items[i]
 		var ask, allow best
-		cc.eachRule(EffectAsk, nil, false, func(r *crule) {
+		cc.eachRuleFor(EffectAsk, nil, false, it, func(r *crule) {
 			if !ask.beats(r) && cc.matchPath(r, it) {
 				ask.offer(r, it.display())
 			}
 		})
 		if edit {
-			cc.kindRules(EffectAsk, KindRead, func(r *crule) {
+			cc.kindRules(EffectAsk, KindRead, it, func(r *crule) {
 				if !ask.beats(r) && cc.matchPath(r, it) {
 					ask.offer(r, it.display())
 				}
 			})
 		}
 		secret := !edit && cc.isSecret(it)
-		cc.eachRule(EffectAllow, nil, false, func(r *crule) {
+		cc.eachRuleFor(EffectAllow, nil, false, it, func(r *crule) {
 			if !allow.beats(r) && cc.matchPath(r, it) && (!secret || namesSecret(r)) {
 				allow.offer(r, it.display())
 			}
@@ -610,7 +618,7 @@ func (cc *callCtx) searchHitsDenied(it *pathItem) *crule {
 			}
 		}
 	}
-	cc.kindRules(EffectDeny, KindRead, f)
+	cc.kindRules(EffectDeny, KindRead, nil, f)
 	return hit
 }
 
@@ -840,27 +848,22 @@ func (cc *callCtx) decideShell() Decision {
 				b.offer(r, cmd.Text)
 			}
 		})
-		pathRule := func(items []pathItem) func(r *crule) {
-			return func(r *crule) {
-				if r.spec != specPath || b.beats(r) {
-					return
-				}
-				for i := range items {
-					if cc.matchPath(r, &items[i]) {
+		pathRules := func(k Kind, items []pathItem) {
+			for i := range items {
+				it := &items[i]
+				cc.kindRules(e, k, it, func(r *crule) {
+					if r.spec == specPath && !b.beats(r) && cc.matchPath(r, it) {
 						b.offer(r, cmd.Text)
-						return
 					}
-				}
+				})
 			}
 		}
 		for _, items := range [][]pathItem{cp.args, cp.reads, cp.writes, cp.redirects} {
-			if len(items) > 0 {
-				cc.kindRules(e, KindRead, pathRule(items))
-			}
+			pathRules(KindRead, items)
 		}
 		if len(cp.writes) > 0 {
-			cc.kindRules(e, KindEdit, pathRule(cp.writes))
-			cc.kindRules(e, KindEdit, pathRule(cp.args))
+			pathRules(KindEdit, cp.writes)
+			pathRules(KindEdit, cp.args)
 		}
 		return b
 	}
@@ -1004,7 +1007,7 @@ func (cc *callCtx) shellTargetsAllowed(redirects, reads []pathItem) bool {
 	for i := range redirects {
 		it := &redirects[i]
 		ok := false
-		cc.kindRules(EffectAllow, KindEdit, func(r *crule) {
+		cc.kindRules(EffectAllow, KindEdit, it, func(r *crule) {
 			if !ok && cc.matchPath(r, it) {
 				ok = true
 			}
@@ -1019,7 +1022,7 @@ func (cc *callCtx) shellTargetsAllowed(redirects, reads []pathItem) bool {
 			continue
 		}
 		ok := false
-		cc.kindRules(EffectAllow, KindRead, func(r *crule) {
+		cc.kindRules(EffectAllow, KindRead, it, func(r *crule) {
 			if !ok && namesSecret(r) && cc.matchPath(r, it) {
 				ok = true
 			}

@@ -1,0 +1,148 @@
+package toolgate
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Path rules are indexed by one literal segment of their pattern: a path can
+// only match a pattern if that segment is one of its components (a pattern
+// that matches a directory also matches what lies below it, so the segment
+// is still there). Keys are folded the way deny matching folds: every rune
+// to the smallest member of its Unicode simple-fold orbit, so "ſecrets"
+// finds the rules for "secrets". Patterns without a usable literal segment,
+// and rules without a specifier, are kept in the unindexed list.
+
+// pathKey returns the index key of a path pattern: its last segment without
+// glob characters, folded; "" when there is none.
+func pathKey(spec string) string {
+	s := spec
+	for _, p := range []string{"//", "~/", "./", "/"} {
+		if strings.HasPrefix(s, p) {
+			s = s[len(p):]
+			break
+		}
+	}
+	segs := strings.Split(s, "/")
+	for i := len(segs) - 1; i >= 0; i-- {
+		seg := segs[i]
+		if seg == "" || seg == "." || seg == ".." || seg == "**" || strings.ContainsAny(seg, "*?[]{}\\") {
+			continue
+		}
+		return foldKey(seg)
+	}
+	return ""
+}
+
+// foldKey canonicalises a component for the index.
+func foldKey(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return strings.ToUpper(s)
+	}
+	var b strings.Builder
+	for _, r := range s {
+		m := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			if f < m {
+				m = f
+			}
+		}
+		b.WriteRune(m)
+	}
+	return b.String()
+}
+
+// componentKeys calls fn with the index keys of every component of p, in
+// every spelling: backslashes as separators, and each component also
+// without a ":stream" suffix and trailing dots and spaces. The key passed to
+// fn is only valid during the call.
+func componentKeys(p string, fn func(key []byte)) {
+	var buf [128]byte
+	emit := func(c string) {
+		if len(c) <= len(buf) {
+			ascii := true
+			for i := 0; i < len(c); i++ {
+				ch := c[i]
+				if ch >= utf8.RuneSelf {
+					ascii = false
+					break
+				}
+				if 'a' <= ch && ch <= 'z' {
+					ch -= 'a' - 'A'
+				}
+				buf[i] = ch
+			}
+			if ascii {
+				fn(buf[:len(c)])
+				return
+			}
+		}
+		fn([]byte(foldKey(c)))
+	}
+	start := 0
+	for i := 0; i <= len(p); i++ {
+		if i < len(p) && p[i] != '/' && p[i] != '\\' {
+			continue
+		}
+		if c := p[start:i]; c != "" && c != "." && c != ".." {
+			emit(c)
+			s := c
+			if j := strings.IndexByte(s, ':'); j >= 0 {
+				s = s[:j]
+			}
+			s = strings.TrimRight(s, ". ")
+			if s != c && s != "" {
+				emit(s)
+			}
+		}
+		start = i + 1
+	}
+}
+
+// eachPathRule calls fn for every kind-name path rule of effect e for kind
+// k that could match the path: unindexed rules, and indexed rules whose key
+// is a component of one of its readings. With it nil, or for a glob, every
+// rule is visited.
+func (cc *callCtx) eachPathRule(e Effect, k Kind, it *pathItem, fn func(r *crule)) {
+	for _, rs := range [2]*ruleSet{cc.c.session, cc.c.static} {
+		if rs == nil {
+			continue
+		}
+		ix := rs.of(e)
+		for _, r := range ix.byKind[k] {
+			fn(r)
+		}
+		by := ix.pathBy[k]
+		if len(by) == 0 {
+			continue
+		}
+		if it == nil || it.glob {
+			for _, rules := range by {
+				for _, r := range rules {
+					fn(r)
+				}
+			}
+			continue
+		}
+		visit := func(key []byte) {
+			for _, r := range by[string(key)] {
+				fn(r)
+			}
+		}
+		if !it.placed {
+			componentKeys(it.text, visit)
+			continue
+		}
+		for _, f := range it.forms() {
+			componentKeys(f, visit)
+		}
+	}
+}
