@@ -106,13 +106,13 @@ func (r *crule) reason(kind ReasonKind, part string) Reason {
 
 // index holds one effect's rules, indexed by what they name.
 type index struct {
-	byName   map[string][]*crule // exact tool names (lowercased when folded)
-	byKind   map[Kind][]*crule   // kind-name rules other than shell
-	shellBy  map[string][]*crule // kind-name shell rules by literal first word
-	shellAny []*crule            // kind-name shell rules without a literal first word
-	byServer map[string][]*crule // server-scoped MCP rules
+	byName   map[string][]*crule          // exact tool names (lowercased when folded)
+	byKind   map[Kind][]*crule            // kind-name rules other than shell
+	shellBy  map[string][]*crule          // kind-name shell rules by literal first word
+	shellAny []*crule                     // kind-name shell rules without a literal first word
+	byServer map[string][]*crule          // server-scoped MCP rules
 	pathBy   map[Kind]map[string][]*crule // kind-name path rules by a literal segment (pathindex.go)
-	globs    []*crule            // tool-name globs
+	globs    []*crule                     // tool-name globs
 	all      []*crule
 }
 
