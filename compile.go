@@ -112,6 +112,7 @@ type index struct {
 	shellAny []*crule                     // kind-name shell rules without a literal first word
 	byServer map[string][]*crule          // server-scoped MCP rules
 	pathBy   map[Kind]map[string][]*crule // kind-name path rules by a literal segment (pathindex.go)
+	pathN    map[Kind]int                 // how many rules pathBy holds per kind
 	globs    []*crule                     // tool-name globs
 	all      []*crule
 }
@@ -138,6 +139,10 @@ func (ix *index) add(r *crule) {
 			ix.pathBy[r.kind] = map[string][]*crule{}
 		}
 		ix.pathBy[r.kind][key] = append(ix.pathBy[r.kind][key], r)
+		if ix.pathN == nil {
+			ix.pathN = map[Kind]int{}
+		}
+		ix.pathN[r.kind]++
 	case r.isKind:
 		ix.byKind[r.kind] = append(ix.byKind[r.kind], r)
 	case r.mcpServer != "":

@@ -88,12 +88,15 @@ func (cc *callCtx) readPaths() ([]pathItem, *Decision) {
 		items = append(items, cc.newPathItem(s, cc.cwd, false))
 		return nil
 	}
-	for _, f := range pathFields {
-		if v := root.Get(f); v.Exists() {
-			if d := add(f, v); d != nil {
-				return nil, d
-			}
+	var bad *Decision
+	root.Members(func(key string, v jsonin.Value) bool {
+		if slices.Contains(pathFields[:], key) {
+			bad = add(key, v)
 		}
+		return bad == nil
+	})
+	if bad != nil {
+		return nil, bad
 	}
 	if f := cc.info.Field; f != "" && !slices.Contains(pathFields[:], f) {
 		if v := root.Lookup(f); v.Exists() {

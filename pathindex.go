@@ -107,6 +107,10 @@ func componentKeys(p string, fn func(key []byte)) {
 	}
 }
 
+// smallPathIndex is the size below which visiting every indexed rule is
+// cheaper than looking up a path's components.
+const smallPathIndex = 8
+
 // eachPathRule calls fn for every kind-name path rule of effect e for kind
 // k that could match the path: unindexed rules, and indexed rules whose key
 // is a component of one of its readings. With it nil, or for a glob, every
@@ -124,7 +128,7 @@ func (cc *callCtx) eachPathRule(e Effect, k Kind, it *pathItem, fn func(r *crule
 		if len(by) == 0 {
 			continue
 		}
-		if it == nil || it.glob {
+		if it == nil || it.glob || ix.pathN[k] <= smallPathIndex {
 			for _, rules := range by {
 				for _, r := range rules {
 					fn(r)
