@@ -18,6 +18,8 @@ const (
 	KindAgent                 // starts a sub-agent
 	KindPlanExit              // leaves plan mode
 	KindMCP                   // an MCP tool
+
+	numKinds = iota
 )
 
 var kindNames = [...]string{"generic", "shell", "read", "list", "search", "edit", "fetch", "web_search", "agent", "plan_exit", "mcp"}

@@ -106,19 +106,19 @@ func (r *crule) reason(kind ReasonKind, part string) Reason {
 
 // index holds one effect's rules, indexed by what they name.
 type index struct {
-	byName   map[string][]*crule          // exact tool names (lowercased when folded)
-	byKind   map[Kind][]*crule            // kind-name rules other than shell
-	shellBy  map[string][]*crule          // kind-name shell rules by literal first word
-	shellAny []*crule                     // kind-name shell rules without a literal first word
-	byServer map[string][]*crule          // server-scoped MCP rules
-	pathBy   map[Kind]map[string][]*crule // kind-name path rules by a literal segment (pathindex.go)
-	pathN    map[Kind]int                 // how many rules pathBy holds per kind
-	globs    []*crule                     // tool-name globs
+	byName   map[string][]*crule           // exact tool names (lowercased when folded)
+	byKind   [numKinds][]*crule            // kind-name rules other than shell and indexed path rules
+	shellBy  map[string][]*crule           // kind-name shell rules by literal first word
+	shellAny []*crule                      // kind-name shell rules without a literal first word
+	byServer map[string][]*crule           // server-scoped MCP rules
+	pathBy   [numKinds]map[string][]*crule // kind-name path rules by a literal segment (pathindex.go)
+	pathAll  [numKinds][]*crule            // the same rules as a list
+	globs    []*crule                      // tool-name globs
 	all      []*crule
 }
 
 func newIndex() *index {
-	return &index{byName: map[string][]*crule{}, byKind: map[Kind][]*crule{}, shellBy: map[string][]*crule{}, byServer: map[string][]*crule{}}
+	return &index{byName: map[string][]*crule{}, shellBy: map[string][]*crule{}, byServer: map[string][]*crule{}}
 }
 
 func (ix *index) add(r *crule) {
@@ -132,17 +132,11 @@ func (ix *index) add(r *crule) {
 		}
 	case r.isKind && r.spec == specPath && pathKey(r.pathPat.String()) != "":
 		key := pathKey(r.pathPat.String())
-		if ix.pathBy == nil {
-			ix.pathBy = map[Kind]map[string][]*crule{}
-		}
 		if ix.pathBy[r.kind] == nil {
 			ix.pathBy[r.kind] = map[string][]*crule{}
 		}
 		ix.pathBy[r.kind][key] = append(ix.pathBy[r.kind][key], r)
-		if ix.pathN == nil {
-			ix.pathN = map[Kind]int{}
-		}
-		ix.pathN[r.kind]++
+		ix.pathAll[r.kind] = append(ix.pathAll[r.kind], r)
 	case r.isKind:
 		ix.byKind[r.kind] = append(ix.byKind[r.kind], r)
 	case r.mcpServer != "":

@@ -124,18 +124,17 @@ func (cc *callCtx) eachPathRule(e Effect, k Kind, it *pathItem, fn func(r *crule
 		for _, r := range ix.byKind[k] {
 			fn(r)
 		}
-		by := ix.pathBy[k]
-		if len(by) == 0 {
+		all := ix.pathAll[k]
+		if len(all) == 0 {
 			continue
 		}
-		if it == nil || it.glob || ix.pathN[k] <= smallPathIndex {
-			for _, rules := range by {
-				for _, r := range rules {
-					fn(r)
-				}
+		if it == nil || it.glob || len(all) <= smallPathIndex {
+			for _, r := range all {
+				fn(r)
 			}
 			continue
 		}
+		by := ix.pathBy[k]
 		visit := func(key []byte) {
 			for _, r := range by[string(key)] {
 				fn(r)
