@@ -29,6 +29,9 @@ type callCtx struct {
 	mcp   []mcpSplit // readings of an MCP name
 	// mcpSure is true when the server is known without ambiguity.
 	mcpSure bool
+
+	itemBuf [2]pathItem // backing for the usual one or two paths
+	partBuf [2]verdict
 }
 
 type mcpSplit struct{ server, tool string }
@@ -560,7 +563,7 @@ func (cc *callCtx) decidePaths() Decision {
 			}
 		}
 	}
-	parts := make([]verdict, 0, len(items))
+	parts := cc.partBuf[:0]
 	for i := range items {
 		it := &items[i]
 		var ask, allow best

@@ -69,7 +69,7 @@ func (it *pathItem) forms() []string { return it.formv[:it.nform] }
 // readPaths reads the path fields of a read or edit call. It returns an
 // invalid decision when a path field is malformed.
 func (cc *callCtx) readPaths() ([]pathItem, *Decision) {
-	var items []pathItem
+	items := cc.itemBuf[:0]
 	root := cc.input
 	add := func(field string, v jsonin.Value) *Decision {
 		s, ok := v.Str()
