@@ -17,7 +17,7 @@ func sprintf(format string, args ...any) string { return fmt.Sprintf(format, arg
 // callCtx is everything known about one call while it is decided.
 type callCtx struct {
 	c     *Config
-	call  *Call
+	call  Call
 	tool  string
 	lower string
 	info  ToolInfo
@@ -51,8 +51,9 @@ func (c *Config) Decide(call Call) (d Decision) {
 			d = Denial(KindError, fmt.Sprintf("internal error while deciding: %v", r))
 		}
 	}()
-	cc, inv := c.prepare(&call)
-	if inv != nil {
+	var ctx callCtx
+	cc := &ctx
+	if inv := c.prepare(cc, &call); inv != nil {
 		return *inv
 	}
 	d = c.decideRewritten(cc)
@@ -83,14 +84,14 @@ func (c *Config) finish(cc *callCtx, d Decision) Decision {
 }
 
 // prepare validates the call and reads what every step needs.
-func (c *Config) prepare(call *Call) (*callCtx, *Decision) {
+func (c *Config) prepare(cc *callCtx, call *Call) *Decision {
 	if !validToolName(call.Tool) {
 		d := invalidf("tool name %q is invalid: want 1–128 characters from [A-Za-z0-9_.:/-]", truncate(call.Tool, 80))
-		return nil, &d
+		return &d
 	}
 	if len(call.Input) > MaxInputSize {
 		d := invalidf("input is %d bytes, over the %d-byte limit", len(call.Input), MaxInputSize)
-		return nil, &d
+		return &d
 	}
 	raw := call.Input
 	if len(bytes.TrimSpace(raw)) == 0 {
@@ -99,7 +100,7 @@ func (c *Config) prepare(call *Call) (*callCtx, *Decision) {
 	doc, err := jsonin.Parse(raw)
 	if err != nil {
 		d := invalidf("input is not valid: %v", err)
-		return nil, &d
+		return &d
 	}
 	root := doc.Root()
 	if root.Kind() == jsonin.Null {
@@ -108,23 +109,23 @@ func (c *Config) prepare(call *Call) (*callCtx, *Decision) {
 	}
 	if root.Kind() != jsonin.Object {
 		d := invalidf("input must be a JSON object, not %s", root.Kind())
-		return nil, &d
+		return &d
 	}
 	cwd := call.Cwd
 	if cwd == "" || !path.IsAbs(cwd) {
 		d := invalidf("working directory %q is not an absolute path", cwd)
-		return nil, &d
+		return &d
 	}
 	if strings.ContainsRune(cwd, 0) || strings.ContainsRune(call.Home, 0) {
 		d := invalidf("working or home directory holds a NUL")
-		return nil, &d
+		return &d
 	}
 	home := call.Home
 	if home != "" && !path.IsAbs(home) {
 		d := invalidf("home directory %q is not an absolute path", home)
-		return nil, &d
+		return &d
 	}
-	cc := &callCtx{c: c, call: call, tool: call.Tool, lower: lowerASCIIFast(call.Tool), info: c.toolInfo(call.Tool),
+	*cc = callCtx{c: c, call: *call, tool: call.Tool, lower: lowerASCIIFast(call.Tool), info: c.toolInfo(call.Tool),
 		cwd: path.Clean(cwd), home: home, doc: doc, input: root, mode: c.mode}
 	if home != "" {
 		cc.home = path.Clean(home)
@@ -134,12 +135,12 @@ func (c *Config) prepare(call *Call) (*callCtx, *Decision) {
 	}
 	if c.disabledModes[cc.mode.Name] {
 		d := invalidf("mode %s is disabled by the managed configuration", cc.mode.Name)
-		return nil, &d
+		return &d
 	}
 	if cc.info.Kind == KindMCP || strings.HasPrefix(call.Tool, "mcp__") {
 		cc.splitMCP()
 	}
-	return cc, nil
+	return nil
 }
 
 // splitMCP finds the server/tool readings of an MCP tool name.
@@ -346,7 +347,7 @@ func (cc *callCtx) conclude(floors []Reason, readOnly bool, parts []verdict) Dec
 	} else if d.Outcome == Ask {
 		d.Suggestions = v.suggest
 		if cc.mode.Name == ModeAuto && c.opts.Classifier != nil && len(v.reasons) > 0 && (v.reasons[0].Kind == KindDefault || v.reasons[0].Kind == KindReadOnly) {
-			if o, err := safeClassify(c.opts.Classifier, *cc.call, d); err == nil && (o == Allow || o == Deny) {
+			if o, err := safeClassify(c.opts.Classifier, cc.call, d); err == nil && (o == Allow || o == Deny) {
 				d.Outcome = o
 				d.Suggestions = nil
 				d.Reasons = append([]Reason{{Kind: KindMode, Message: "auto mode: the classifier answered " + o.String()}}, d.Reasons...)

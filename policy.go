@@ -147,7 +147,8 @@ type MatchingRules struct {
 // get_matching_rules).
 func (c *Config) MatchingRules(call Call) MatchingRules {
 	var m MatchingRules
-	cc, inv := c.prepare(&call)
+	cc := &callCtx{}
+	inv := c.prepare(cc, &call)
 	if inv != nil {
 		return m
 	}
@@ -223,7 +224,7 @@ func (cc *callCtx) ruleMatchesForList(r *crule) bool {
 
 // toolCtx builds a minimal call context for questions about a tool name.
 func (c *Config) toolCtx(tool string) *callCtx {
-	cc := &callCtx{c: c, call: &Call{Tool: tool}, tool: tool, lower: strings.ToLower(tool), info: c.toolInfo(tool), mode: c.mode}
+	cc := &callCtx{c: c, call: Call{Tool: tool}, tool: tool, lower: strings.ToLower(tool), info: c.toolInfo(tool), mode: c.mode}
 	if strings.HasPrefix(tool, "mcp__") || cc.info.Kind == KindMCP {
 		cc.splitMCP()
 	}

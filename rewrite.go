@@ -185,9 +185,10 @@ func (c *Config) decideRewritten(cc *callCtx) Decision {
 	if jsonEqual(out, cc.doc.Root().Raw()) {
 		return d0
 	}
-	call2 := *cc.call
+	call2 := cc.call
 	call2.Input = out
-	cc2, inv := c.prepare(&call2)
+	cc2 := &callCtx{}
+	inv := c.prepare(cc2, &call2)
 	if inv != nil {
 		inv.Reasons = append(inv.Reasons, reasons...)
 		return *inv
