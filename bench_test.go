@@ -101,3 +101,34 @@ func mustJSON(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// BenchmarkLayers compares a check through one layer with the same rules
+// spread over six layers (session, managed, cli, local, project, user).
+func BenchmarkLayers(b *testing.B) {
+	rules := struct{ allow, deny, ask []string }{
+		allow: []string{"Read(src/**)", "Bash(git status)", "Bash(npm run test:*)", "WebFetch(domain:*.example.com)", "mcp__github__get_*", "Edit(./src/**)"},
+		deny:  []string{"Read(./.env)", "Bash(curl:*)", "Bash(rm -rf:*)", "mcp__github__delete_*", "WebFetch(domain:evil.com)", "Edit(//etc/**)"},
+		ask:   []string{"Bash(git push:*)", "mcp__github__create_*", "Edit(docs/**)", "Bash(docker:*)", "Read(~/.aws/**)", "WebFetch(domain:x.com)"},
+	}
+	sources := []toolgate.Source{toolgate.SourceSession, toolgate.SourceManaged, toolgate.SourceCLI, toolgate.SourceLocal, toolgate.SourceProject, toolgate.SourceUser}
+	one := layer(toolgate.SourceProject, rules.allow, rules.deny, rules.ask)
+	var six []toolgate.Layer
+	for i, src := range sources {
+		six = append(six, layer(src, rules.allow[i:i+1], rules.deny[i:i+1], rules.ask[i:i+1]))
+	}
+	for _, tc := range []struct {
+		name   string
+		layers []toolgate.Layer
+	}{{"one", []toolgate.Layer{one}}, {"six", six}} {
+		cfg := mustCompile(b, tc.layers...)
+		for _, bc := range benchCalls {
+			call := toolgate.Call{Tool: bc.tool, Input: json.RawMessage(bc.input), Cwd: "/p", Home: "/home/u"}
+			b.Run(tc.name+"/"+bc.name, func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					cfg.Decide(call)
+				}
+			})
+		}
+	}
+}
