@@ -2,7 +2,6 @@ package toolgate_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -184,7 +183,7 @@ func TestSessionRulesConcurrent(t *testing.T) {
 		}()
 	}
 	for i := 0; i < 200; i++ {
-		r := fmt.Sprintf("Bash(make:*)")
+		r := "Bash(make:*)"
 		if i%2 == 0 {
 			_ = e.AddSessionRule(toolgate.EffectAllow, r)
 		} else {

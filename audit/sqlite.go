@@ -48,7 +48,6 @@ type SQLite struct {
 
 	mu       sync.RWMutex // guards closed and sends on reqs
 	closed   bool
-	closeErr error
 	maxBatch int
 }
 

@@ -301,7 +301,7 @@ func editJSON(c Client, old []byte, o InstallOptions, install bool) ([]byte, err
 	if !changed {
 		return old, nil
 	}
-	if hooks.keys == nil || len(hooks.keys) == 0 {
+	if len(hooks.keys) == 0 {
 		root.del("hooks")
 	} else {
 		root.set("hooks", hooks)

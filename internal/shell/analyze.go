@@ -677,7 +677,7 @@ func (an *analyzer) redirs(rs []*syntax.Redirect, sc scope) *redirInfo {
 		}
 		wi := evalWord(r.Word, sc.src)
 		switch r.Op {
-		case syntax.RdrOut, syntax.AppOut, syntax.ClbOut, syntax.RdrAll, syntax.AppAll,
+		case syntax.RdrOut, syntax.AppOut, syntax.RdrClob, syntax.RdrAll, syntax.AppAll,
 			syntax.RdrAllClob, syntax.AppAllClob:
 			if wi.Static && isNullDevice(wi.Value) {
 				continue

@@ -66,7 +66,7 @@ func evalWord(w *syntax.Word, src string) wordInfo {
 	wi := wordInfo{node: w}
 	if len(w.Parts) == 1 {
 		// Fast path: a plain literal without escapes, braces or globs.
-		if l, ok := w.Parts[0].(*syntax.Lit); ok && strings.IndexAny(l.Value, "\\{*?[") < 0 && (l.Value == "" || l.Value[0] != '=') {
+		if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, "\\{*?[") && (l.Value == "" || l.Value[0] != '=') {
 			wi.Value, wi.Static = l.Value, true
 			return wi
 		}

@@ -114,7 +114,7 @@ func (t *Target) addGoReading(raw, whatwgScheme string) error {
 	}
 	if err != nil {
 		t.addHost(bestEffortHost(gh))
-		return fmt.Errorf("Go's net/url reads the host as %q, which is not a valid host: %v", gh, err)
+		return fmt.Errorf("the Go net/url parser reads the host as %q, which is not a valid host: %v", gh, err)
 	}
 	t.addHost(host)
 	if gu.Scheme != "http" && gu.Scheme != "https" {
@@ -429,7 +429,7 @@ func trimControlSpace(s string) string {
 
 // removeTabNewline removes every tab, line feed and carriage return.
 func removeTabNewline(s string) string {
-	if strings.IndexAny(s, "\t\n\r") < 0 {
+	if !strings.ContainsAny(s, "\t\n\r") {
 		return s
 	}
 	b := make([]byte, 0, len(s))
