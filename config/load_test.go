@@ -19,6 +19,7 @@ var update = flag.Bool("update", false, "rewrite the golden files in testdata")
 // holds directives, one a line:
 //
 //	cwd DIR | home DIR | ucd DIR | config [SOURCE=]FILE | claude | builtin | build
+//	call [@mode=MODE] [@agent=NAME] TOOL INPUT   (builds, then decides the call)
 //
 // Its files, named by absolute path, form the file system; the "out" file is
 // the golden rendering of the result (rewritten with -update).
@@ -36,6 +37,11 @@ func TestLoad(t *testing.T) {
 			ar := parseArchive(data)
 			opts := Options{FS: fstest.MapFS{}}
 			build := false
+			type callLine struct {
+				text string
+				call toolgate.Call
+			}
+			var calls []callLine
 			for _, line := range strings.Split(string(ar.comment), "\n") {
 				f := strings.Fields(line)
 				if len(f) == 0 || strings.HasPrefix(f[0], "#") {
@@ -60,6 +66,30 @@ func TestLoad(t *testing.T) {
 					opts.Builtin = true
 				case "build":
 					build = true
+				case "call":
+					build = true
+					rest := strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(line), "call"))
+					cl := callLine{text: rest}
+					for strings.HasPrefix(rest, "@") {
+						opt, r, _ := strings.Cut(rest, " ")
+						rest = strings.TrimSpace(r)
+						k, v, _ := strings.Cut(opt[1:], "=")
+						switch k {
+						case "mode":
+							m, err := toolgate.ParseMode(v)
+							if err != nil {
+								t.Fatal(err)
+							}
+							cl.call.Mode = &m
+						case "agent":
+							cl.call.Agent = v
+						default:
+							t.Fatalf("unknown call option %q", opt)
+						}
+					}
+					tool, input, _ := strings.Cut(rest, " ")
+					cl.call.Tool, cl.call.Input = tool, []byte(input)
+					calls = append(calls, cl)
 				default:
 					t.Fatalf("unknown directive %q", line)
 				}
@@ -79,6 +109,27 @@ func TestLoad(t *testing.T) {
 				cfg, set, err := Build(opts)
 				got = render(set, err)
 				got += fmt.Sprintf("config: %v\n", cfg != nil)
+				for _, cl := range calls {
+					if cfg == nil {
+						break
+					}
+					c := cl.call
+					c.Cwd, c.Home = opts.Cwd, opts.Home
+					d := cfg.Decide(c)
+					got += fmt.Sprintf("call %s\n  => %s", cl.text, d.Outcome)
+					for i, r := range d.Reasons {
+						if i > 0 {
+							got += "\n    "
+						} else {
+							got += " "
+						}
+						got += r.String()
+					}
+					if d.Input != nil {
+						got += "\n    input: " + string(d.Input)
+					}
+					got += "\n"
+				}
 			} else {
 				set, err := Load(opts)
 				got = render(set, err)
