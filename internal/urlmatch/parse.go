@@ -70,7 +70,10 @@ func Parse(raw string) (Target, error) {
 		t.URLs = append(t.URLs, u.serialise())
 	}
 
-	gerr := t.addGoReading(raw, u.scheme)
+	var gerr error
+	if err != nil || !u.complete || u.host == "" || !plainURL(raw) {
+		gerr = t.addGoReading(raw, u.scheme)
+	}
 
 	if u.host == "" && (errors.Is(err, errNoScheme) || u.opaque) {
 		// "example.com/x" or "localhost:8080": deny rules should still see
@@ -560,4 +563,73 @@ func isDoubleDot(seg string) bool {
 		return strings.EqualFold(seg, "%2e%2e")
 	}
 	return false
+}
+
+// plainURL reports whether raw is so plain that net/url and the WHATWG
+// parser cannot read it differently: a lowercase http or https scheme, a
+// host of lowercase letters, digits, dots and hyphens whose last label
+// starts with a letter, an optional numeric port, and a path and query of
+// unreserved and sub-delimiter characters with no dot segments, percent
+// signs, backslashes, "@" or fragment. Parse skips the second reading for
+// such URLs.
+func plainURL(raw string) bool {
+	var rest string
+	switch {
+	case strings.HasPrefix(raw, "https://"):
+		rest = raw[len("https://"):]
+	case strings.HasPrefix(raw, "http://"):
+		rest = raw[len("http://"):]
+	default:
+		return false
+	}
+	i := 0
+	labelStart := 0
+	for i < len(rest) {
+		c := rest[i]
+		if c == '.' {
+			if i == labelStart {
+				return false // empty label
+			}
+			labelStart = i + 1
+		} else if !('a' <= c && c <= 'z' || '0' <= c && c <= '9' || c == '-') {
+			break
+		}
+		i++
+	}
+	if i == 0 || labelStart >= i || rest[labelStart] < 'a' || rest[labelStart] > 'z' {
+		return false // no host, a trailing dot, or a numeric last label
+	}
+	if i < len(rest) && rest[i] == ':' {
+		j := i + 1
+		for j < len(rest) && '0' <= rest[j] && rest[j] <= '9' {
+			j++
+		}
+		if j == i+1 || j-i > 6 {
+			return false
+		}
+		if n, err := strconv.Atoi(rest[i+1 : j]); err != nil || n > 65535 {
+			return false
+		}
+		i = j
+	}
+	if i == len(rest) {
+		return true
+	}
+	if rest[i] != '/' {
+		return false
+	}
+	p := rest[i:]
+	if strings.Contains(p, "/.") {
+		return false
+	}
+	for k := 0; k < len(p); k++ {
+		c := p[k]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte("-._~/!$&()*+,;=:?", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
 }
