@@ -38,6 +38,7 @@ type Config struct {
 	additionalDirs []string
 	protection     *pathmatch.Protection
 	tools          map[string]ToolInfo
+	lowerNames     map[string]string // known tool names, lowercased once
 	toolGlobs      []toolOverride
 	rewrites       []*compiledRewrite
 	agents         map[string]*agentEntry
@@ -258,6 +259,11 @@ func Compile(layers []Layer, opts Options) (*Config, error) {
 			}
 			c.tools[t.Pattern] = applyToolSpec(info, t)
 		}
+	}
+
+	c.lowerNames = make(map[string]string, len(c.tools))
+	for name := range c.tools {
+		c.lowerNames[name] = strings.ToLower(name)
 	}
 
 	// Protected paths and the workspace.

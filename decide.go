@@ -125,7 +125,7 @@ func (c *Config) prepare(cc *callCtx, call *Call) *Decision {
 		d := invalidf("home directory %q is not an absolute path", home)
 		return &d
 	}
-	*cc = callCtx{c: c, call: *call, tool: call.Tool, lower: lowerASCIIFast(call.Tool), info: c.toolInfo(call.Tool),
+	*cc = callCtx{c: c, call: *call, tool: call.Tool, lower: c.lowerName(call.Tool), info: c.toolInfo(call.Tool),
 		cwd: path.Clean(cwd), home: home, doc: doc, input: root, mode: c.mode}
 	if home != "" {
 		cc.home = path.Clean(home)
@@ -141,6 +141,15 @@ func (c *Config) prepare(cc *callCtx, call *Call) *Decision {
 		cc.splitMCP()
 	}
 	return nil
+}
+
+// lowerName lowercases a tool name, from the table of known names when it
+// is there.
+func (c *Config) lowerName(name string) string {
+	if l, ok := c.lowerNames[name]; ok {
+		return l
+	}
+	return lowerASCIIFast(name)
 }
 
 // splitMCP finds the server/tool readings of an MCP tool name.
