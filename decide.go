@@ -820,6 +820,7 @@ func (cc *callCtx) decideShell() Decision {
 
 	type cmdPaths struct {
 		args, reads, writes, redirects, searches []pathItem
+		first                                    []string // literal command names of every form; nil: some are dynamic
 	}
 	cps := make([]cmdPaths, len(an.Commands))
 	for i, cmd := range an.Commands {
@@ -836,6 +837,7 @@ func (cc *callCtx) decideShell() Decision {
 		}
 		cp.args, cp.reads, cp.writes = conv(cmd.ArgPaths), conv(cmd.Reads), conv(cmd.Writes)
 		cp.redirects, cp.searches = conv(cmd.Redirects), conv(cmd.Searches)
+		cp.first = firstWords(cmd)
 		if cmd.StdinStatic && len(cmd.Words) > 0 && cmd.Words[0].Static && cmd.Words[0].Value == "apply_patch" {
 			ps, err := pathmatch.PatchPaths(cmd.Stdin)
 			if err != nil {
@@ -851,7 +853,7 @@ func (cc *callCtx) decideShell() Decision {
 	// deny rules on every path the commands name.
 	matchCmd := func(e Effect, cmd *shell.Command, cp *cmdPaths) best {
 		var b best
-		fw := firstWords(cmd)
+		fw := cp.first
 		anyFirst := fw == nil
 		cc.eachRule(e, fw, anyFirst, func(r *crule) {
 			if b.beats(r) {
@@ -954,7 +956,7 @@ func (cc *callCtx) decideShell() Decision {
 			}
 		}
 		if canAllow && cmd.Unanalysable == "" {
-			cc.eachRule(EffectAllow, firstWords(cmd), false, func(r *crule) {
+			cc.eachRule(EffectAllow, cp.first, false, func(r *crule) {
 				if allow.beats(r) || !cc.matchShellRule(r, cmd, false) {
 					return
 				}
