@@ -600,9 +600,9 @@ func (cc *callCtx) decidePaths() Decision {
 			continue
 		}
 		inside := cc.inWorkspace(it)
-		parts = append(parts, cc.fallback(it.display(), !edit && inside, secret, edit && inside, []string{suggestPath(k, it)}))
+		parts = append(parts, cc.fallback(it.display(), !edit && !cc.call.NotReadOnly && inside, secret, edit && inside, []string{suggestPath(k, it)}))
 	}
-	return cc.conclude(floors, !edit, parts)
+	return cc.conclude(floors, !edit && !cc.call.NotReadOnly, parts)
 }
 
 func (it *pathItem) display() string {
@@ -689,7 +689,7 @@ func (cc *callCtx) decideFetch() Decision {
 		}
 		parts = []verdict{fv}
 	}
-	return cc.conclude(nil, true, parts)
+	return cc.conclude(nil, !cc.call.NotReadOnly, parts)
 }
 
 // ---- everything else: web searches, agents, MCP and generic tools ----

@@ -311,3 +311,23 @@ func TestLegacyExactToolNames(t *testing.T) {
 		t.Fatalf("read_* prefix: got %s, want allow", d)
 	}
 }
+
+func TestNotReadOnlyHintOnlyTightens(t *testing.T) {
+	ro := toolgate.Allow
+	l := layer(toolgate.SourceProject, nil, nil, nil)
+	l.DefaultReadOnly = &ro
+	c := mustCompile(t, l)
+	read := toolgate.Call{Tool: "Read", Cwd: "/p", Input: json.RawMessage(`{"file_path":"/p/a.go"}`)}
+	if d := c.Decide(read); d.Outcome != toolgate.Allow {
+		t.Fatalf("read-only read: got %s", d)
+	}
+	read.NotReadOnly = true
+	if d := c.Decide(read); d.Outcome != toolgate.Ask {
+		t.Fatalf("a read marked not read-only must not get the read-only default: got %s", d)
+	}
+	m := toolgate.Mode{Name: toolgate.ModePlan}
+	read.Mode = &m
+	if d := c.Decide(read); d.Outcome != toolgate.Deny {
+		t.Fatalf("plan mode must deny a call marked not read-only: got %s", d)
+	}
+}
