@@ -970,7 +970,7 @@ func (cc *callCtx) decideShell() Decision {
 			parts = append(parts, v)
 			continue
 		}
-		ro := cmd.ReadOnly && len(an.UnsafeAssign) == 0 && cmd.Dir != ""
+		ro := cmd.ReadOnly && !cc.call.NotReadOnly && len(an.UnsafeAssign) == 0 && cmd.Dir != ""
 		if ro {
 			for _, items := range [][]pathItem{cp.args, cp.reads, cp.searches} {
 				for j := range items {

@@ -1,0 +1,535 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/rule"
+)
+
+const lintUsage = `Usage:
+
+	toolgate lint [--config [SOURCE=]FILE]... [--claude] [--cwd DIR] [--home DIR] [--json]
+
+Lint reports every problem a policy can have without being malformed. Each
+finding has a file:line:col, a severity and a stable code:
+
+	shadowed-by-deny        warning  an allow or ask rule that a deny rule always beats
+	shadowed-by-precedence  warning  an ask rule that a broader allow rule beats
+	                                 (deny-allow-ask), or an allow rule that a broader
+	                                 ask rule beats (deny-ask-allow)
+	allow-approves-nothing  warning  an allow rule that can never allow anything: a tool
+	                                 glob in a Claude settings file that does not follow
+	                                 mcp__<server>__, or a bare specifier for a tool
+	                                 without a primary field (an MCP tool)
+	broad-allow-glob        warning  an allow rule whose tool glob is very broad (*, mcp__*, B*)
+	unknown-tool            error    a rule naming a tool the catalog does not know that
+	                                 looks like a misspelt known tool ("did you mean");
+	                        warning  any other unknown tool (declare it under tools)
+	param-on-shell-field    error    a deny or ask rule on a shell tool written like a
+	                                 parameter rule (Bash(cmd:rm *)): it is a command
+	                                 pattern and matches only a command named "cmd:rm"
+	                                 (a warning for allow rules)
+	path-never-matches      error    a deny or ask path rule that can never match (a URL or
+	                                 domain: in a Read or Edit rule); a warning for allow
+	duplicate-rule          warning  the same rule twice in one list
+
+Load warnings (unknown keys, ignored untrusted rules) are printed to standard
+error as usual.
+
+Exit status: 0 when there is no error-severity finding; 1 when there is; 2 on
+a usage or configuration error.
+
+Flags:
+`
+
+// finding is one lint result.
+type finding struct {
+	Pos      toolgate.Position `json:"pos"`
+	Severity string            `json:"severity"`
+	Code     string            `json:"code"`
+	Message  string            `json:"message"`
+}
+
+func (f finding) String() string {
+	p := f.Pos.String()
+	if p == "" {
+		p = "(no file)"
+	}
+	return fmt.Sprintf("%s: %s[%s]: %s", p, f.Severity, f.Code, f.Message)
+}
+
+func (c *cli) lint(args []string) int {
+	fs := flag.NewFlagSet("lint", flag.ContinueOnError)
+	fs.SetOutput(c.stderr)
+	var pf policyFlags
+	pf.register(fs)
+	asJSON := fs.Bool("json", false, "print the findings as JSON Lines")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), lintUsage)
+		fs.PrintDefaults()
+	}
+	if code, done := parseFlags(fs, args); done {
+		return code
+	}
+	if fs.NArg() > 0 {
+		c.errorf("lint: unexpected argument %q (name files with --config)", fs.Arg(0))
+		return exitUsage
+	}
+	ld, code := c.load(&pf, false)
+	if ld == nil {
+		return code
+	}
+	fds := lintLayers(ld.cfg.Layers(), ld.cfg.Precedence())
+	writeFindings(c.stdout, fds, *asJSON)
+	for _, f := range fds {
+		if f.Severity == "error" {
+			return exitFailure
+		}
+	}
+	return exitOK
+}
+
+func writeFindings(w io.Writer, fds []finding, asJSON bool) {
+	for _, f := range fds {
+		if asJSON {
+			b, _ := json.Marshal(f)
+			fmt.Fprintf(w, "%s\n", b)
+		} else {
+			fmt.Fprintln(w, f)
+		}
+	}
+}
+
+// lintRule is one rule of the configuration, parsed.
+type lintRule struct {
+	rule.Rule
+	spec   toolgate.RuleSpec
+	effect toolgate.Effect
+	layer  *toolgate.Layer
+}
+
+func (r *lintRule) fold() bool { return r.effect != toolgate.EffectAllow }
+
+// The built-in tool catalog of SPEC §1.1, by kind, and the rule names that
+// stand for a whole kind.
+var (
+	catalogKinds = map[string][]string{
+		"shell":      {"Bash", "bash", "shell", "run_shell_command", "exec_command", "local_shell"},
+		"read":       {"Read", "read", "read_file", "read_text_file", "read_multiple_files", "read_many_files", "NotebookRead", "View"},
+		"list":       {"LS", "ls", "list_directory", "Glob", "glob"},
+		"search":     {"Grep", "grep", "search", "search_file_content"},
+		"edit":       {"Edit", "edit", "MultiEdit", "Write", "write", "write_file", "NotebookEdit", "replace", "create_file", "edit_file", "move_file", "apply_patch", "download"},
+		"fetch":      {"WebFetch", "web_fetch", "fetch"},
+		"web_search": {"WebSearch", "web_search", "google_web_search"},
+		"agent":      {"Agent", "Task"},
+		"plan_exit":  {"exit_plan_mode", "ExitPlanMode"},
+	}
+	kindRuleNames = map[string]string{"Bash": "shell", "Read": "read", "Edit": "edit", "Write": "edit",
+		"WebFetch": "fetch", "WebSearch": "web_search", "Agent": "agent"}
+	shellFields = []string{"command", "cmd", "action.command"}
+)
+
+// linter holds the catalog as the configuration extends it.
+type linter struct {
+	kinds       map[string]string // tool name → kind
+	lowerKnown  map[string]string // lower-case name → a known spelling
+	shellFields []string
+	out         []finding
+}
+
+func newLinter(layers []toolgate.Layer) *linter {
+	l := &linter{kinds: map[string]string{}, lowerKnown: map[string]string{}, shellFields: append([]string(nil), shellFields...)}
+	for k, names := range catalogKinds {
+		for _, n := range names {
+			l.kinds[n] = k
+		}
+	}
+	for i := len(layers) - 1; i >= 0; i-- { // lowest priority first
+		for _, t := range layers[i].Tools {
+			if strings.Contains(t.Pattern, "*") {
+				continue
+			}
+			k, ok := l.kinds[t.Pattern]
+			if !ok {
+				k = "generic"
+			}
+			if t.Kind != nil {
+				k = t.Kind.String()
+			}
+			l.kinds[t.Pattern] = k
+			if k == "shell" && t.Field != nil {
+				l.shellFields = append(l.shellFields, *t.Field)
+			}
+		}
+	}
+	for n := range l.kinds {
+		l.lowerKnown[strings.ToLower(n)] = n
+	}
+	return l
+}
+
+func (l *linter) add(pos toolgate.Position, sev, code, format string, args ...any) {
+	l.out = append(l.out, finding{Pos: pos, Severity: sev, Code: code, Message: fmt.Sprintf(format, args...)})
+}
+
+// kindOf returns the kind of a rule's tool name: the kind it stands for (a
+// kind name), its catalog kind, "mcp", or "generic".
+func (l *linter) kindOf(name string) string {
+	if k, ok := kindRuleNames[name]; ok {
+		return k
+	}
+	if k, ok := l.kinds[name]; ok {
+		return k
+	}
+	if strings.HasPrefix(name, "mcp__") {
+		return "mcp"
+	}
+	return "generic"
+}
+
+// lintLayers lints the rules of every layer but the built-in default.
+func lintLayers(layers []toolgate.Layer, prec toolgate.Precedence) []finding {
+	l := newLinter(layers)
+	var rules []*lintRule
+	for i := range layers {
+		ly := &layers[i]
+		if ly.Source == toolgate.SourceBuiltin {
+			continue
+		}
+		for _, e := range []toolgate.Effect{toolgate.EffectDeny, toolgate.EffectAsk, toolgate.EffectAllow} {
+			for _, s := range layerRules(*ly, e) {
+				r, err := rule.Parse(s.Text)
+				if err != nil {
+					continue // a load error, reported by the loader
+				}
+				rules = append(rules, &lintRule{Rule: r, spec: s, effect: e, layer: ly})
+			}
+		}
+	}
+	for _, r := range rules {
+		l.lintOne(r)
+	}
+	l.duplicates(rules)
+	l.shadows(rules, prec)
+	sort.SliceStable(l.out, func(i, j int) bool {
+		a, b := l.out[i].Pos, l.out[j].Pos
+		if a.File != b.File {
+			return a.File < b.File
+		}
+		if a.Line != b.Line {
+			return a.Line < b.Line
+		}
+		return a.Column < b.Column
+	})
+	return l.out
+}
+
+// lintOne checks what can be seen from one rule alone.
+func (l *linter) lintOne(r *lintRule) {
+	tool, spec, pos := r.Tool, r.Specifier, r.spec.Pos
+	allow := r.effect == toolgate.EffectAllow
+	sev := "error"
+	if allow {
+		sev = "warning"
+	}
+	if strings.Contains(tool, "*") {
+		if allow {
+			lit := tool[:strings.IndexByte(tool, '*')]
+			switch {
+			case r.layer.ClaudeSettings && !(strings.HasPrefix(lit, "mcp__") && strings.Count(lit, "__") >= 2 && strings.HasSuffix(lit, "__") && len(lit) > len("mcp____")):
+				l.add(pos, "warning", "allow-approves-nothing", "allow rule %s approves nothing: in a Claude Code settings file a tool glob must follow a literal mcp__<server>__ prefix", r.Text)
+			case tool == "*" || tool == "mcp__*" || len(lit) < 2:
+				l.add(pos, "warning", "broad-allow-glob", "allow rule %s matches a very broad set of tools", r.Text)
+			}
+		}
+		return
+	}
+	kind := l.kindOf(tool)
+	known := kind != "generic" && kind != "mcp" || strings.HasPrefix(tool, "mcp__")
+	if _, ok := l.kinds[tool]; ok {
+		known = true
+	}
+	if !known && r.fold() {
+		if k, ok := l.lowerKnown[strings.ToLower(tool)]; ok {
+			known, kind = true, l.kindOf(k)
+		}
+		if k, ok := kindRuleNames[lowerToKindName(tool)]; ok {
+			known, kind = true, k
+		}
+	}
+	if !known {
+		if s := l.suggest(tool); s != "" {
+			l.add(pos, "error", "unknown-tool", "rule %s names tool %q, which the catalog does not know; did you mean %s?", r.Text, tool, s)
+		} else {
+			l.add(pos, "warning", "unknown-tool", "rule %s names tool %q, which the catalog does not know (declare it under tools to say how its input is read)", r.Text, tool)
+		}
+	}
+	if spec == "" {
+		return
+	}
+	switch kind {
+	case "shell":
+		if key, ok := paramKey(spec); ok {
+			for _, f := range l.shellFields {
+				if key == f {
+					l.add(pos, sev, "param-on-shell-field", "rule %s is a command pattern, not a parameter rule: it matches only a command whose first word is %q; write the command itself, e.g. %s(%s)", r.Text, key+":"+strings.Fields(spec[len(key)+1:] + " x")[0], tool, strings.TrimSpace(spec[len(key)+1:]))
+					break
+				}
+			}
+		}
+	case "read", "list", "search", "edit":
+		if strings.Contains(spec, "://") || strings.HasPrefix(strings.ToLower(spec), "domain:") {
+			l.add(pos, sev, "path-never-matches", "rule %s is a path rule; %q is a URL or domain and names no file (use WebFetch for URLs)", r.Text, spec)
+		}
+	case "mcp":
+		if allow {
+			if _, ok := paramKey(spec); !ok {
+				l.add(pos, "warning", "allow-approves-nothing", "allow rule %s approves nothing: an MCP tool has no primary field, so only key:pattern specifiers can allow", r.Text)
+			}
+		}
+	}
+}
+
+// lowerToKindName maps a case-folded kind name ("bash") to its spelling.
+func lowerToKindName(s string) string {
+	for k := range kindRuleNames {
+		if strings.EqualFold(k, s) {
+			return k
+		}
+	}
+	return ""
+}
+
+// paramKey returns the key of a key:pattern specifier.
+func paramKey(spec string) (string, bool) {
+	i := strings.IndexByte(spec, ':')
+	if i <= 0 || strings.HasPrefix(spec[i+1:], "//") {
+		return "", false
+	}
+	key := spec[:i]
+	for j, c := range key {
+		ok := c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || j > 0 && (c >= '0' && c <= '9' || c == '.')
+		if !ok {
+			return "", false
+		}
+	}
+	return key, true
+}
+
+// suggest returns the known tool name closest to name, if it is close.
+func (l *linter) suggest(name string) string {
+	best, bestD := "", 3
+	cands := make([]string, 0, len(l.kinds)+len(kindRuleNames))
+	for n := range l.kinds {
+		cands = append(cands, n)
+	}
+	for n := range kindRuleNames {
+		cands = append(cands, n)
+	}
+	sort.Strings(cands)
+	for _, n := range cands {
+		d := editDistance(strings.ToLower(name), strings.ToLower(n))
+		if d < bestD || d == bestD && best == "" {
+			best, bestD = n, d
+		}
+	}
+	if best == "" || bestD > 2 || bestD >= len(name)/2+1 {
+		return ""
+	}
+	return best
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+// canonical is a rule's text for comparison: "Tool(*)" as "Tool",
+// case-folded for deny and ask rules.
+func (r *lintRule) canonical() string {
+	s := r.Rule.String()
+	if r.fold() {
+		s = strings.ToLower(s)
+	}
+	return s
+}
+
+// duplicates reports a rule written twice in the same list.
+func (l *linter) duplicates(rules []*lintRule) {
+	first := map[string]*lintRule{}
+	for _, r := range rules {
+		key := r.effect.String() + "\x00" + r.canonical()
+		if f, ok := first[key]; ok {
+			l.add(r.spec.Pos, "warning", "duplicate-rule", "%s rule %s repeats %s (%s)", r.effect, r.Text, f.Text, posOrLayer(f))
+			continue
+		}
+		first[key] = r
+	}
+}
+
+func posOrLayer(r *lintRule) string {
+	if p := r.spec.Pos.String(); p != "" {
+		return p
+	}
+	return r.layer.Source.String() + " layer"
+}
+
+// shadows reports allow and ask rules that a deny rule, or a broader rule
+// earlier in the precedence, always beats.
+func (l *linter) shadows(rules []*lintRule, prec toolgate.Precedence) {
+	for _, r := range rules {
+		if r.effect == toolgate.EffectDeny {
+			continue
+		}
+		var by *lintRule
+		for _, d := range rules {
+			if d.effect == toolgate.EffectDeny && l.covers(d, r) {
+				by = d
+				break
+			}
+		}
+		if by != nil {
+			l.add(r.spec.Pos, "warning", "shadowed-by-deny", "%s rule %s never applies: deny rule %s (%s) matches every call it matches", r.effect, r.Text, by.Text, posOrLayer(by))
+			continue
+		}
+		earlier := toolgate.EffectAllow // deny-allow-ask: allow beats ask
+		if prec == toolgate.DenyAskAllow {
+			earlier = toolgate.EffectAsk
+		}
+		if r.effect == earlier {
+			continue
+		}
+		for _, d := range rules {
+			if d.effect == earlier && l.covers(d, r) && d.canonical() != r.canonical() {
+				by = d
+				break
+			}
+			if d.effect == earlier && d.canonical() == r.canonical() {
+				by = d
+				break
+			}
+		}
+		if by != nil {
+			l.add(r.spec.Pos, "warning", "shadowed-by-precedence", "%s rule %s never applies: under %s the %s rule %s (%s) is checked first and matches every call it matches", r.effect, r.Text, prec, by.effect, by.Text, posOrLayer(by))
+		}
+	}
+}
+
+// covers reports whether rule d matches every call that rule r matches, as
+// far as can be seen from their texts: d names r's tool (or its kind, or a
+// glob over it) and d's specifier is absent, equal to r's, or a prefix
+// pattern (ending in *, :* or " *") that r's specifier starts with.
+func (l *linter) covers(d, r *lintRule) bool {
+	if !l.toolCovers(d, r) {
+		return false
+	}
+	if d.Specifier == "" {
+		return true
+	}
+	if r.Specifier == "" {
+		return false
+	}
+	ds, rs := d.Specifier, r.Specifier
+	if d.fold() {
+		ds, rs = strings.ToLower(ds), strings.ToLower(rs)
+	}
+	if ds == rs {
+		return true
+	}
+	if strings.ContainsAny(strings.TrimRight(ds, "*"), "*?[") {
+		return false
+	}
+	switch {
+	case strings.HasSuffix(ds, ":*") || strings.HasSuffix(ds, " *"):
+		p := ds[:len(ds)-2]
+		if !strings.HasPrefix(rs, p) {
+			return false
+		}
+		rest := rs[len(p):]
+		return rest == "" || rest[0] == ' ' || rest[0] == ':'
+	case strings.HasSuffix(ds, "/**"):
+		p := ds[:len(ds)-2]
+		return strings.HasPrefix(rs, p)
+	case strings.HasSuffix(ds, "*") && l.kindOf(d.Tool) == "shell":
+		return strings.HasPrefix(rs, strings.TrimRight(ds, "*"))
+	}
+	return false
+}
+
+// toolCovers reports whether d's tool pattern covers every tool r names.
+func (l *linter) toolCovers(d, r *lintRule) bool {
+	dt, rt := d.Tool, r.Tool
+	eq := dt == rt || d.fold() && strings.EqualFold(dt, rt)
+	if eq {
+		return true
+	}
+	if strings.Contains(dt, "*") {
+		if strings.Contains(rt, "*") {
+			return false
+		}
+		return starMatch(dt, rt, d.fold())
+	}
+	if strings.Contains(rt, "*") {
+		return false
+	}
+	dk, isKind := kindRuleNames[dt]
+	if !isKind && d.fold() {
+		dk, isKind = kindRuleNames[lowerToKindName(dt)]
+	}
+	if !isKind {
+		// mcp__srv covers mcp__srv__tool.
+		return strings.HasPrefix(dt, "mcp__") && strings.Count(dt, "__") == 1 && strings.HasPrefix(rt, dt+"__")
+	}
+	if _, rIsKind := kindRuleNames[rt]; rIsKind && dk != kindRuleNames[rt] {
+		return false
+	}
+	rk := l.kindOf(rt)
+	if dk == "read" {
+		return rk == "read" || rk == "list" || rk == "search"
+	}
+	return rk == dk
+}
+
+// starMatch matches a tool glob where * is any run of characters.
+func starMatch(pat, s string, fold bool) bool {
+	if fold {
+		pat, s = strings.ToLower(pat), strings.ToLower(s)
+	}
+	parts := strings.Split(pat, "*")
+	if !strings.HasPrefix(s, parts[0]) {
+		return false
+	}
+	s = s[len(parts[0]):]
+	for i, p := range parts[1:] {
+		if i == len(parts)-2 {
+			return strings.HasSuffix(s, p)
+		}
+		j := strings.Index(s, p)
+		if j < 0 {
+			return false
+		}
+		s = s[j+len(p):]
+	}
+	return true
+}
