@@ -8,12 +8,14 @@ import (
 	"io"
 	"os"
 	"strings"
+	"time"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/audit"
 )
 
 const usage = `usage:
-  toolgate hook CLIENT [--config [SOURCE=]FILE]... [--ask-policy ask|deny] [--timeout DURATION]
+  toolgate hook CLIENT [--config [SOURCE=]FILE]... [--ask-policy ask|deny] [--timeout DURATION] [--audit FILE]
   toolgate hook install CLIENT [--project|--user] [--dry-run] [--command CMD] [--matcher M]
   toolgate hook uninstall CLIENT [--project|--user] [--dry-run] [--command CMD]
 
@@ -72,6 +74,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, build func(c
 	askPolicy := fl.String("ask-policy", "", "what an ask becomes: ask or deny (default: per client)")
 	home := fl.String("home", "", "home directory for ~ (default: the user's)")
 	timeout := fl.Duration("timeout", 0, "block the call when no decision is made in this time (0: no limit)")
+	auditPath := fl.String("audit", "", "record every decision in the audit log `FILE` (.db/.sqlite: SQLite; otherwise JSON Lines)")
 	if err := fl.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, usage)
@@ -103,6 +106,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, build func(c
 		fmt.Fprintf(stderr, "toolgate hook %s: internal error: no configuration loader; the call is blocked\n", c)
 		return 2
 	}
+	var revision string
 	decide := func(call toolgate.Call) (toolgate.Decision, error) {
 		chk, err := build(call.Cwd, configs)
 		if err != nil {
@@ -111,7 +115,25 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, build func(c
 		if chk == nil {
 			return toolgate.Decision{}, errors.New("internal error: no checker")
 		}
+		if r, ok := chk.(interface{ Revision() string }); ok {
+			revision = r.Revision()
+		}
 		return chk.Decide(call), nil
+	}
+	if *auditPath != "" {
+		sink, err := audit.Open(*auditPath)
+		if err != nil {
+			fmt.Fprintf(stderr, "toolgate hook %s: audit log: %v; the call is blocked\n", c, err)
+			return 2
+		}
+		defer sink.Close()
+		opts.Audit = func(call toolgate.Call, d toolgate.Decision) {
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
+			defer cancel()
+			if err := sink.Record(ctx, audit.NewEvent(call, d, 0, revision, nil)); err != nil {
+				fmt.Fprintf(stderr, "toolgate hook %s: audit log: %v\n", c, err)
+			}
+		}
 	}
 	ctx := context.Background()
 	if *timeout > 0 {

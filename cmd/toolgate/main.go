@@ -10,6 +10,8 @@
 //	toolgate lint    [flags]           find rules that cannot do what they seem to
 //	toolgate test    [flags] [PATH...] run policy test files and inline examples
 //	toolgate trust   [DIR]             let a project's own policy files loosen the policy
+//	toolgate hook    CLIENT            be the pre-tool-use hook of Claude Code, Gemini CLI, Codex or Cursor
+//	toolgate audit   [flags]           query the SQLite audit log
 //	toolgate version                   print the version
 //
 // Every subcommand accepts --help. Exit status: 0 success; 1 a runtime
@@ -75,6 +77,9 @@ Commands:
 	lint      find rules that cannot do what they seem to
 	test      run policy test files and the inline examples of config files
 	trust     let a project's own policy files loosen the policy
+	hook      be the pre-tool-use hook of claude, gemini, codex or cursor
+	          (hook install|uninstall CLIENT adds or removes it)
+	audit     query the SQLite audit log
 	version   print the version
 
 Run "toolgate <command> --help" for a command's flags.
@@ -102,6 +107,10 @@ func (c *cli) main(args []string) int {
 		return c.trust(rest)
 	case "version":
 		return c.version(rest)
+	case "hook":
+		return c.hook(rest)
+	case "audit":
+		return c.audit(rest)
 	case "help", "-h", "-help", "--help":
 		if len(rest) > 0 && rest[0] != "help" && !strings.HasPrefix(rest[0], "-") {
 			return c.main([]string{rest[0], "--help"})
