@@ -38,6 +38,7 @@ func benchPolicy(tb testing.TB, n int) *toolgate.Config {
 		}
 	}
 	add(&l.Allow, "Read(src/**)")
+	add(&l.Allow, "Edit(./src/**)")
 	add(&l.Allow, "Bash(git status)")
 	add(&l.Allow, "Bash(npm run test:*)")
 	add(&l.Allow, "Bash(cargo build:*)")
@@ -59,6 +60,7 @@ var benchCalls = []struct {
 }{
 	{"Read", "Read", `{"file_path":"/p/src/main.go"}`},
 	{"Edit", "Edit", `{"file_path":"/p/src/main.go","old_string":"a","new_string":"b"}`},
+	{"EditAsk", "Edit", `{"file_path":"/p/docs/guide.md","old_string":"a","new_string":"b"}`},
 	{"WebFetch", "WebFetch", `{"url":"https://api.example.com/v1/items?x=1"}`},
 	{"MCP", "mcp__github__get_issue", `{"owner":"o","repo":"r","number":12}`},
 	{"BashSimple", "Bash", `{"command":"git status"}`},

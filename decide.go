@@ -823,17 +823,22 @@ func (cc *callCtx) decideShell() Decision {
 		first                                    []string // literal command names of every form; nil: some are dynamic
 	}
 	cps := make([]cmdPaths, len(an.Commands))
+	total := 0
+	for _, cmd := range an.Commands {
+		total += len(cmd.ArgPaths) + len(cmd.Reads) + len(cmd.Writes) + len(cmd.Redirects) + len(cmd.Searches)
+	}
+	backing := make([]pathItem, 0, total) // one allocation for every path of the call
 	for i, cmd := range an.Commands {
 		cp := &cps[i]
 		conv := func(refs []shell.PathRef) []pathItem {
 			if len(refs) == 0 {
 				return nil
 			}
-			out := make([]pathItem, 0, len(refs))
+			start := len(backing)
 			for _, r := range refs {
-				out = append(out, cc.shellPathItem(cmd, r))
+				backing = append(backing, cc.shellPathItem(cmd, r))
 			}
-			return out
+			return backing[start:len(backing):len(backing)]
 		}
 		cp.args, cp.reads, cp.writes = conv(cmd.ArgPaths), conv(cmd.Reads), conv(cmd.Writes)
 		cp.redirects, cp.searches = conv(cmd.Redirects), conv(cmd.Searches)
