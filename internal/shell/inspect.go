@@ -1052,6 +1052,12 @@ func (in *inspector) copy(n string, args []wordInfo) {
 		return
 	}
 	in.read(local(srcs)...)
+	// A recursive copy reads every file below its sources, like a
+	// recursive content search of them.
+	if (n == "cp" || n == "scp") && a.has("-r", "-R", "-a", "--recursive", "--archive") ||
+		n == "rsync" && a.has("-r", "-a", "--recursive", "--archive") {
+		in.search(local(srcs)...)
+	}
 	if n == "rsync" && a.has("--delete", "--delete-before", "--delete-after", "--delete-during", "--remove-source-files") {
 		in.write(local(srcs)...)
 	}
