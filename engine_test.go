@@ -331,3 +331,33 @@ func TestNotReadOnlyHintOnlyTightens(t *testing.T) {
 		t.Fatalf("plan mode must deny a call marked not read-only: got %s", d)
 	}
 }
+
+func TestRewrites(t *testing.T) {
+	l := layer(toolgate.SourceProject, []string{"Bash(make:*)", "mcp__db__query"}, []string{"Bash(rm:*)"}, nil)
+	l.Rewrites = []toolgate.Rewrite{
+		{Match: toolgate.RuleSpec{Text: "Bash(make:*)"}, Set: []toolgate.PointerValue{{Pointer: "/timeout", Value: json.RawMessage(`60000`)}}},
+		{Match: toolgate.RuleSpec{Text: "mcp__db__query"}, Remove: []toolgate.PointerRef{{Pointer: "/debug"}}},
+		{Match: toolgate.RuleSpec{Text: "mcp__db__exec"}, Set: []toolgate.PointerValue{{Pointer: "/opts/0/x", Value: json.RawMessage(`1`)}}},
+		{Match: toolgate.RuleSpec{Text: "Bash(echo:*)"}, Set: []toolgate.PointerValue{{Pointer: "/command", Value: json.RawMessage(`"rm -rf x"`)}}},
+	}
+	c := mustCompile(t, l)
+	d := c.Decide(bash("make all"))
+	if d.Outcome != toolgate.Modify || string(d.Input) != `{"command":"make all","timeout":60000}` {
+		t.Fatalf("set: got %s input %s", d, d.Input)
+	}
+	q := toolgate.Call{Tool: "mcp__db__query", Cwd: "/p", Input: json.RawMessage(`{"sql":"x","debug":true}`)}
+	if d := c.Decide(q); d.Outcome != toolgate.Modify || string(d.Input) != `{"sql":"x"}` {
+		t.Fatalf("remove: got %s input %s", d, d.Input)
+	}
+	q.Input = json.RawMessage(`{"sql":"x"}`)
+	if d := c.Decide(q); d.Outcome != toolgate.Allow {
+		t.Fatalf("a rewrite that changes nothing must allow: got %s", d)
+	}
+	x := toolgate.Call{Tool: "mcp__db__exec", Cwd: "/p", Input: json.RawMessage(`{"opts":"not an array"}`)}
+	if d := c.Decide(x); d.Outcome != toolgate.Deny || d.Reason().Kind != toolgate.KindError {
+		t.Fatalf("a pointer that cannot apply must deny with kind error: got %s", d)
+	}
+	if d := c.Decide(bash("echo hi")); d.Outcome != toolgate.Deny || d.Reason().Rule != "Bash(rm:*)" {
+		t.Fatalf("a rewritten call that is denied must be denied: got %s", d)
+	}
+}

@@ -73,9 +73,6 @@ func splitPointer(p string) ([]string, error) {
 func (cc *callCtx) matchesCall(r *crule) bool {
 	hit := false
 	// Only rules naming the call's tool apply.
-	for _, e := range []Effect{EffectDeny} {
-		_ = e
-	}
 	if !cc.ruleNamesTool(r) {
 		return false
 	}
@@ -165,14 +162,14 @@ func (c *Config) decideRewritten(cc *callCtx) Decision {
 			}
 			nd, err := pointerSet(doc, s.Pointer, v)
 			if err != nil {
-				return Decision{Outcome: Deny, Reasons: []Reason{rw.match.reasonRewrite("rewrite set " + s.Pointer + ": " + err.Error())}}
+				return Decision{Outcome: Deny, Reasons: []Reason{rw.match.reasonRewriteError("rewrite set " + s.Pointer + " cannot apply: " + err.Error())}}
 			}
 			doc = nd
 		}
 		for _, s := range rw.remove {
 			nd, err := pointerRemove(doc, s.Pointer)
 			if err != nil {
-				return Decision{Outcome: Deny, Reasons: []Reason{rw.match.reasonRewrite("rewrite remove " + s.Pointer + ": " + err.Error())}}
+				return Decision{Outcome: Deny, Reasons: []Reason{rw.match.reasonRewriteError("rewrite remove " + s.Pointer + " cannot apply: " + err.Error())}}
 			}
 			doc = nd
 		}
@@ -221,6 +218,14 @@ func (r *crule) reasonRewrite(msg string) Reason {
 	rs := r.reason(KindRule, "")
 	rs.Effect = "rewrite"
 	rs.Message = msg
+	return rs
+}
+
+// reasonRewriteError is the reason for a rewrite that cannot apply to a
+// call: an error, which denies it.
+func (r *crule) reasonRewriteError(msg string) Reason {
+	rs := r.reasonRewrite(msg)
+	rs.Kind = KindError
 	return rs
 }
 
