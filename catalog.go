@@ -101,3 +101,23 @@ func kindFamily(rk, k Kind) bool {
 
 // isReadKind reports whether k reads files.
 func isReadKind(k Kind) bool { return k == KindRead || k == KindList || k == KindSearch }
+
+// BuiltinTools returns a copy of the built-in tool catalog: every tool name
+// toolgate knows without configuration, with how its input is read.
+func BuiltinTools() map[string]ToolInfo {
+	m := make(map[string]ToolInfo, len(builtinTools))
+	for k, v := range builtinTools {
+		m[k] = v
+	}
+	return m
+}
+
+// KindRuleNames returns the rule tool names that stand for a whole kind
+// ("Bash" covers every shell tool; "Write" is an alias of "Edit").
+func KindRuleNames() map[string]Kind {
+	m := make(map[string]Kind, len(kindRuleNames))
+	for k, v := range kindRuleNames {
+		m[k] = v
+	}
+	return m
+}

@@ -2,6 +2,7 @@ package config
 
 import (
 	"fmt"
+	"github.com/toolgate/toolgate/internal/suggest"
 	"path"
 	"sort"
 	"strings"
@@ -57,44 +58,10 @@ func (c *checker) unknownKey(e *entry, where string, known []string) {
 	if where != "" {
 		msg += " in " + where
 	}
-	if s := suggest(e.key, known); s != "" {
+	if s := suggest.Closest(e.key, known); s != "" {
 		msg += fmt.Sprintf(" (did you mean %q?)", s)
 	}
 	c.warnf(e.keyPos, "unknown-key", "%s", msg)
-}
-
-// suggest returns the known key closest to k, if it is close.
-func suggest(k string, known []string) string {
-	best, bestD := "", 3
-	for _, s := range known {
-		if d := editDistance(strings.ToLower(k), s); d < bestD {
-			best, bestD = s, d
-		}
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return 99
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 // toolgate reads a file in toolgate's own schema.

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"github.com/toolgate/toolgate/internal/suggest"
 	"io"
 	"sort"
 	"strings"
@@ -116,23 +117,28 @@ type lintRule struct {
 
 func (r *lintRule) fold() bool { return r.effect != toolgate.EffectAllow }
 
-// The built-in tool catalog of SPEC §1.1, by kind, and the rule names that
-// stand for a whole kind.
+// The built-in tool catalog, by name, and the rule names that stand for a
+// whole kind, from the engine.
 var (
-	catalogKinds = map[string][]string{
-		"shell":      {"Bash", "bash", "shell", "run_shell_command", "exec_command", "local_shell"},
-		"read":       {"Read", "read", "read_file", "read_text_file", "read_multiple_files", "read_many_files", "NotebookRead", "View"},
-		"list":       {"LS", "ls", "list_directory", "Glob", "glob"},
-		"search":     {"Grep", "grep", "search", "search_file_content"},
-		"edit":       {"Edit", "edit", "MultiEdit", "Write", "write", "write_file", "NotebookEdit", "replace", "create_file", "edit_file", "move_file", "apply_patch", "download"},
-		"fetch":      {"WebFetch", "web_fetch", "fetch"},
-		"web_search": {"WebSearch", "web_search", "google_web_search"},
-		"agent":      {"Agent", "Task"},
-		"plan_exit":  {"exit_plan_mode", "ExitPlanMode"},
-	}
-	kindRuleNames = map[string]string{"Bash": "shell", "Read": "read", "Edit": "edit", "Write": "edit",
-		"WebFetch": "fetch", "WebSearch": "web_search", "Agent": "agent"}
-	shellFields = []string{"command", "cmd", "action.command"}
+	kindRuleNames = func() map[string]string {
+		m := map[string]string{}
+		for n, k := range toolgate.KindRuleNames() {
+			m[n] = k.String()
+		}
+		return m
+	}()
+	shellFields = func() []string {
+		seen := map[string]bool{}
+		var fs []string
+		for _, info := range toolgate.BuiltinTools() {
+			if info.Kind == toolgate.KindShell && !seen[info.Field] {
+				seen[info.Field] = true
+				fs = append(fs, info.Field)
+			}
+		}
+		sort.Strings(fs)
+		return fs
+	}()
 )
 
 // linter holds the catalog as the configuration extends it.
@@ -145,10 +151,8 @@ type linter struct {
 
 func newLinter(layers []toolgate.Layer) *linter {
 	l := &linter{kinds: map[string]string{}, lowerKnown: map[string]string{}, shellFields: append([]string(nil), shellFields...)}
-	for k, names := range catalogKinds {
-		for _, n := range names {
-			l.kinds[n] = k
-		}
+	for n, info := range toolgate.BuiltinTools() {
+		l.kinds[n] = info.Kind.String()
 	}
 	for i := len(layers) - 1; i >= 0; i-- { // lowest priority first
 		for _, t := range layers[i].Tools {
@@ -324,7 +328,6 @@ func paramKey(spec string) (string, bool) {
 
 // suggest returns the known tool name closest to name, if it is close.
 func (l *linter) suggest(name string) string {
-	best, bestD := "", 3
 	cands := make([]string, 0, len(l.kinds)+len(kindRuleNames))
 	for n := range l.kinds {
 		cands = append(cands, n)
@@ -332,37 +335,7 @@ func (l *linter) suggest(name string) string {
 	for n := range kindRuleNames {
 		cands = append(cands, n)
 	}
-	sort.Strings(cands)
-	for _, n := range cands {
-		d := editDistance(strings.ToLower(name), strings.ToLower(n))
-		if d < bestD || d == bestD && best == "" {
-			best, bestD = n, d
-		}
-	}
-	if best == "" || bestD > 2 || bestD >= len(name)/2+1 {
-		return ""
-	}
-	return best
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	return suggest.Closest(name, cands)
 }
 
 // canonical is a rule's text for comparison: "Tool(*)" as "Tool",
