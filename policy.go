@@ -159,7 +159,7 @@ func (c *Config) MatchingRules(call Call) MatchingRules {
 				continue
 			}
 			for _, r := range rs.of(e).all {
-				if cc.ruleMatchesForList(r) {
+				if cc.matchesCall(r) {
 					hits = append(hits, r)
 				}
 			}
@@ -178,48 +178,6 @@ func (c *Config) MatchingRules(call Call) MatchingRules {
 		}
 	}
 	return m
-}
-
-// ruleMatchesForList reports whether a rule matches the call as its list
-// reads it.
-func (cc *callCtx) ruleMatchesForList(r *crule) bool {
-	if r.effect != EffectAllow {
-		return cc.matchesCall(r)
-	}
-	if !cc.ruleNamesToolAllow(r) {
-		return false
-	}
-	switch cc.info.Kind {
-	case KindShell:
-		s, d := cc.shellCommand()
-		if d != nil {
-			return false
-		}
-		an := analyze(cc, s)
-		if len(an.Commands) == 0 {
-			return false
-		}
-		for _, cmd := range an.Commands {
-			if !cmd.Wrapper && !cc.matchShellRule(r, cmd, false) {
-				return false
-			}
-		}
-		return true
-	case KindRead, KindList, KindSearch, KindEdit:
-		items, d := cc.readPaths()
-		if d != nil {
-			return false
-		}
-		for i := range items {
-			if !cc.matchPath(r, &items[i]) {
-				return false
-			}
-		}
-		return true
-	case KindFetch:
-		return cc.matchesCall(r)
-	}
-	return cc.matchParams(r)
 }
 
 // toolCtx builds a minimal call context for questions about a tool name.

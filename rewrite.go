@@ -68,13 +68,22 @@ func splitPointer(p string) ([]string, error) {
 	return toks, nil
 }
 
-// matchesCall reports whether a rule (read like a deny rule) matches the call
-// in any reading.
+// matchesCall reports whether a rule matches the whole call as its list
+// reads it: a deny-style rule (deny, ask, rewrite) if any reading of any
+// part matches; an allow rule only if every part, path and form does. It is
+// used for rewrites and for listing matching rules; Decide itself weighs the
+// parts one by one.
 func (cc *callCtx) matchesCall(r *crule) bool {
-	hit := false
-	// Only rules naming the call's tool apply.
-	if !cc.ruleNamesTool(r) {
+	denyLike := r.effect != EffectAllow
+	if denyLike && !cc.ruleNamesTool(r) || !denyLike && !cc.ruleNamesToolAllow(r) {
 		return false
+	}
+	n, hits := 0, 0
+	add := func(ok bool) {
+		n++
+		if ok {
+			hits++
+		}
 	}
 	switch cc.info.Kind {
 	case KindShell:
@@ -82,11 +91,11 @@ func (cc *callCtx) matchesCall(r *crule) bool {
 		if d != nil {
 			return false
 		}
-		an := analyze(cc, s)
-		for _, cmd := range an.Commands {
-			if cc.matchShellRule(r, cmd, true) {
-				hit = true
+		for _, cmd := range analyze(cc, s).Commands {
+			if !denyLike && cmd.Wrapper {
+				continue
 			}
+			add(cc.matchShellRule(r, cmd, denyLike))
 		}
 	case KindRead, KindList, KindSearch, KindEdit:
 		items, d := cc.readPaths()
@@ -94,18 +103,19 @@ func (cc *callCtx) matchesCall(r *crule) bool {
 			return false
 		}
 		for i := range items {
-			if cc.matchPath(r, &items[i]) {
-				hit = true
-			}
+			add(cc.matchPath(r, &items[i]))
 		}
 	case KindFetch:
 		u, _ := cc.input.Get("url").Str()
 		t, err := urlmatch.Parse(u)
-		hit = cc.matchFetch(r, &t, err)
+		add(cc.matchFetch(r, &t, err))
 	default:
-		hit = cc.matchParams(r)
+		add(cc.matchParams(r))
 	}
-	return hit
+	if denyLike {
+		return hits > 0
+	}
+	return n > 0 && hits == n
 }
 
 // ruleNamesTool reports whether a deny-style rule names the call's tool.
