@@ -16,8 +16,10 @@ import (
 type Scope string
 
 const (
-	// ScopeDefault is the client's usual place: the project for Claude Code,
-	// Gemini CLI and Cursor; the user's config.toml for Codex.
+	// ScopeDefault is the client's usual place: the project for Claude Code
+	// and Cursor; the user's settings for Gemini CLI (it ignores a project's
+	// .gemini/settings.json unless the folder is trusted before it starts,
+	// so a project hook can silently not run) and Codex (config.toml).
 	ScopeDefault Scope = ""
 	// ScopeProject is the project's settings, under InstallOptions.Dir.
 	ScopeProject Scope = "project"
@@ -135,7 +137,7 @@ func SettingsPath(c Client, o InstallOptions) (string, error) {
 	scope := o.Scope
 	if scope == ScopeDefault {
 		scope = ScopeProject
-		if c == Codex {
+		if c == Codex || c == Gemini {
 			scope = ScopeUser
 		}
 	}

@@ -154,9 +154,9 @@ func TestInstallNewFiles(t *testing.T) {
 			if !strings.Contains(string(content), "toolgate hook "+string(c)) {
 				t.Errorf("no hook command:\n%s", content)
 			}
-			if c == Codex {
+			if c == Codex || c == Gemini {
 				if !strings.HasPrefix(path, home) {
-					t.Errorf("codex installs for the user by default: %s", path)
+					t.Errorf("%s installs for the user by default: %s", c, path)
 				}
 			} else if !strings.HasPrefix(path, dir) {
 				t.Errorf("%s installs in the project by default: %s", c, path)
@@ -204,7 +204,7 @@ func TestInstallScopes(t *testing.T) {
 
 func TestInstallDryRun(t *testing.T) {
 	dir := t.TempDir()
-	path, content, err := Install(Gemini, InstallOptions{Dir: dir, DryRun: true})
+	path, content, err := Install(Gemini, InstallOptions{Dir: dir, Scope: ScopeProject, DryRun: true})
 	if err != nil || len(content) == 0 {
 		t.Fatal(err)
 	}
@@ -218,14 +218,14 @@ func TestInstallRefusesBrokenJSON(t *testing.T) {
 	path := filepath.Join(dir, ".gemini", "settings.json")
 	broken := "{\n  // a comment\n  \"ui\": {}\n}\n"
 	writeFile(t, path, broken)
-	if _, _, err := Install(Gemini, InstallOptions{Dir: dir}); err == nil {
+	if _, _, err := Install(Gemini, InstallOptions{Dir: dir, Scope: ScopeProject}); err == nil {
 		t.Error("want an error for JSON with comments")
 	}
 	if readFile(t, path) != broken {
 		t.Error("a file that cannot be merged was changed")
 	}
 	writeFile(t, path, `{"hooks": []}`)
-	if _, _, err := Install(Gemini, InstallOptions{Dir: dir}); err == nil {
+	if _, _, err := Install(Gemini, InstallOptions{Dir: dir, Scope: ScopeProject}); err == nil {
 		t.Error("want an error for hooks that is not an object")
 	}
 }
@@ -234,7 +234,7 @@ func TestInstallGeminiKeepsOthers(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, ".gemini", "settings.json")
 	writeFile(t, path, `{"security":{"auth":{"selectedType":"gemini-api-key"}},"hooks":{"BeforeTool":[{"matcher":"write_file","hooks":[{"type":"command","command":"./check.sh"}]}]}}`)
-	_, content, err := Install(Gemini, InstallOptions{Dir: dir, Command: "/opt/toolgate hook gemini --config /etc/p.yaml"})
+	_, content, err := Install(Gemini, InstallOptions{Dir: dir, Scope: ScopeProject, Command: "/opt/toolgate hook gemini --config /etc/p.yaml"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +258,7 @@ func TestInstallGeminiKeepsOthers(t *testing.T) {
 		v.Hooks.BeforeTool[1].Hooks[0].Timeout != 10000 {
 		t.Errorf("merged settings:\n%s", content)
 	}
-	_, un, err := Uninstall(Gemini, InstallOptions{Dir: dir})
+	_, un, err := Uninstall(Gemini, InstallOptions{Dir: dir, Scope: ScopeProject})
 	if err != nil || bytes.Contains(un, []byte("toolgate")) || !bytes.Contains(un, []byte("./check.sh")) {
 		t.Errorf("uninstall: %v\n%s", err, un)
 	}
