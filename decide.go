@@ -905,10 +905,6 @@ func (cc *callCtx) decideShell() Decision {
 		for _, is := range an.Unanalysable {
 			floors = append(floors, Reason{Kind: KindSafety, Part: is.Part, Message: "cannot be analysed: " + is.Message})
 		}
-		if len(an.UnsafeAssign) > 0 {
-			// Not a floor: it only keeps rules from allowing (below).
-			_ = an.UnsafeAssign
-		}
 	}
 	for i, cmd := range an.Commands {
 		cp := &cps[i]

@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/toolgate/toolgate/internal/jsonin"
 	"github.com/toolgate/toolgate/internal/urlmatch"
 )
 
@@ -354,4 +353,3 @@ func removeAt(cur any, toks []string) (any, error) {
 	return cur, nil
 }
 
-var _ = jsonin.Null
