@@ -202,6 +202,7 @@ func Compile(layers []Layer, opts Options) (*Config, error) {
 	// Scalars: the highest-priority layer that sets one wins; among equal
 	// priorities the later layer. Walk from lowest to highest and overwrite.
 	var pre *Precedence
+	var defSrc, droSrc Source
 	for i := len(ls) - 1; i >= 0; {
 		j := i
 		for j >= 0 && ls[j].Source == ls[i].Source {
@@ -210,10 +211,10 @@ func Compile(layers []Layer, opts Options) (*Config, error) {
 		for k := j + 1; k <= i; k++ { // equal priority, in order
 			l := ls[k]
 			if l.Default != nil {
-				c.defaultOutcome = *l.Default
+				c.defaultOutcome, defSrc = *l.Default, l.Source
 			}
 			if l.DefaultReadOnly != nil {
-				c.defaultReadOnly = *l.DefaultReadOnly
+				c.defaultReadOnly, droSrc = *l.DefaultReadOnly, l.Source
 			}
 			if l.Precedence != nil {
 				pre = l.Precedence
@@ -237,6 +238,12 @@ func Compile(layers []Layer, opts Options) (*Config, error) {
 		if o == Modify {
 			diags.Errorf(Position{}, "value", "default outcome must be allow, ask or deny")
 		}
+	}
+	// The built-in policy's read-only default belongs to its own default: a
+	// configuration that sets its own default without a read-only one gets
+	// default_read_only = default, as if the built-in layer were not there.
+	if droSrc == SourceBuiltin && defSrc != SourceBuiltin {
+		c.defaultReadOnly = Invalid
 	}
 	if c.defaultReadOnly == Invalid {
 		c.defaultReadOnly = c.defaultOutcome

@@ -361,3 +361,20 @@ func TestRewrites(t *testing.T) {
 		t.Fatalf("a rewritten call that is denied must be denied: got %s", d)
 	}
 }
+
+func TestBuiltinReadOnlyDefaultFollowsItsDefault(t *testing.T) {
+	ask, allow, deny := toolgate.Ask, toolgate.Allow, toolgate.Deny
+	builtin := toolgate.Layer{Source: toolgate.SourceBuiltin, Default: &ask, DefaultReadOnly: &allow}
+	read := toolgate.Call{Tool: "Read", Cwd: "/p", Input: json.RawMessage(`{"file_path":"/p/a.go"}`)}
+	if d := mustCompile(t, builtin).Decide(read); d.Outcome != toolgate.Allow {
+		t.Fatalf("built-in alone: got %s, want allow", d)
+	}
+	strict := toolgate.Layer{Source: toolgate.SourceCLI, Default: &deny}
+	if d := mustCompile(t, builtin, strict).Decide(read); d.Outcome != toolgate.Deny {
+		t.Fatalf("a file with default: deny and no default_read_only: got %s, want deny", d)
+	}
+	strict.DefaultReadOnly = &allow
+	if d := mustCompile(t, builtin, strict).Decide(read); d.Outcome != toolgate.Allow {
+		t.Fatalf("a file that sets default_read_only: got %s, want allow", d)
+	}
+}
