@@ -12,6 +12,16 @@ import (
 // visible shows invisible, control and bidirectional characters as escapes,
 // so a person sees what will really run.
 func visible(s string) string {
+	plain := true
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return s
+	}
 	var b strings.Builder
 	for _, r := range s {
 		switch {
