@@ -79,6 +79,7 @@ func (c *Config) finish(cc *callCtx, d Decision) Decision {
 		return d
 	}
 	d.Outcome = Deny
+	d.Prompt, d.Suggestions = "", nil
 	d.Reasons = append([]Reason{{Kind: KindMode, Message: msg}}, d.Reasons...)
 	return d
 }
