@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/rogpeppe/go-internal/txtar"
 	"github.com/toolgate/toolgate"
+	"golang.org/x/tools/txtar"
 )
 
 // The case corpus lives in testdata/corpus/*.txtar. Each archive holds:

@@ -11,6 +11,7 @@ import (
 	"testing/fstest"
 
 	"github.com/toolgate/toolgate"
+	"golang.org/x/tools/txtar"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata")
@@ -34,7 +35,7 @@ func TestLoad(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			ar := parseArchive(data)
+			ar := txtar.Parse(data)
 			opts := Options{FS: fstest.MapFS{}}
 			build := false
 			type callLine struct {
@@ -42,7 +43,7 @@ func TestLoad(t *testing.T) {
 				call toolgate.Call
 			}
 			var calls []callLine
-			for _, line := range strings.Split(string(ar.comment), "\n") {
+			for _, line := range strings.Split(string(ar.Comment), "\n") {
 				f := strings.Fields(line)
 				if len(f) == 0 || strings.HasPrefix(f[0], "#") {
 					continue
@@ -96,12 +97,12 @@ func TestLoad(t *testing.T) {
 			}
 			fsys := fstest.MapFS{}
 			outIdx := -1
-			for i, f := range ar.files {
-				if f.name == "out" {
+			for i, f := range ar.Files {
+				if f.Name == "out" {
 					outIdx = i
 					continue
 				}
-				fsys[strings.TrimPrefix(f.name, "/")] = &fstest.MapFile{Data: f.data}
+				fsys[strings.TrimPrefix(f.Name, "/")] = &fstest.MapFile{Data: f.Data}
 			}
 			opts.FS = fsys
 			var got string
@@ -136,11 +137,11 @@ func TestLoad(t *testing.T) {
 			}
 			if *update {
 				if outIdx < 0 {
-					ar.files = append(ar.files, archiveFile{name: "out"})
-					outIdx = len(ar.files) - 1
+					ar.Files = append(ar.Files, txtar.File{Name: "out"})
+					outIdx = len(ar.Files) - 1
 				}
-				ar.files[outIdx].data = []byte(got)
-				if err := os.WriteFile(file, formatArchive(ar), 0o666); err != nil {
+				ar.Files[outIdx].Data = []byte(got)
+				if err := os.WriteFile(file, txtar.Format(ar), 0o666); err != nil {
 					t.Fatal(err)
 				}
 				return
@@ -148,7 +149,7 @@ func TestLoad(t *testing.T) {
 			if outIdx < 0 {
 				t.Fatalf("no out file; run with -update")
 			}
-			if want := string(ar.files[outIdx].data); got != want {
+			if want := string(ar.Files[outIdx].Data); got != want {
 				t.Errorf("mismatch (run with -update to accept)\n--- got\n%s--- want\n%s", got, want)
 			}
 		})
