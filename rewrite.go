@@ -352,4 +352,3 @@ func removeAt(cur any, toks []string) (any, error) {
 	}
 	return cur, nil
 }
-
