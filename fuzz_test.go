@@ -1,6 +1,7 @@
 package toolgate_test
 
 import (
+	"bytes"
 	"encoding/json"
 	"slices"
 	"testing"
@@ -105,6 +106,36 @@ func FuzzDecideMetamorphic(f *testing.F) {
 		}
 		if a, b := withAllow.Decide(call).Outcome, reordered.Decide(call).Outcome; a != b {
 			t.Fatalf("reordering the allow list changed the outcome of %s %s: %s vs %s", call.Tool, call.Input, a, b)
+		}
+	})
+}
+
+// FuzzDecideInput feeds arbitrary input bytes to every kind of tool: the
+// engine never panics, never returns the invalid outcome, and denies every
+// input that is not a valid JSON object.
+func FuzzDecideInput(f *testing.F) {
+	for _, s := range []string{`{"command":"ls"}`, `{"file_path":"/p/a"}`, `{"url":"https://x.com"}`, `{}`, `null`, `[]`, `{"a":1,"a":2}`, `{"command":["a","b"]}`, "{\"x\":\"\\ud800\"}"} {
+		f.Add(uint8(0), []byte(s))
+	}
+	cfg, err := fuzzConfig(fuzzBase.allow, fuzzBase.deny, fuzzBase.ask)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, tool uint8, input []byte) {
+		c := toolgate.Call{Tool: fuzzTools[int(tool)%len(fuzzTools)], Input: input, Cwd: "/p", Home: "/home/u"}
+		d := cfg.Decide(c)
+		if d.Outcome == toolgate.Invalid {
+			t.Fatalf("invalid outcome for %s %q", c.Tool, input)
+		}
+		if len(d.Reasons) == 0 {
+			t.Fatalf("decision without reasons for %s %q", c.Tool, input)
+		}
+		var v any
+		if err := json.Unmarshal(input, &v); err != nil && len(bytes.TrimSpace(input)) > 0 && d.Outcome != toolgate.Deny {
+			t.Fatalf("malformed input %q got %s", input, d)
+		}
+		if _, isObj := v.(map[string]any); !isObj && v != nil && d.Outcome != toolgate.Deny {
+			t.Fatalf("non-object input %q got %s", input, d)
 		}
 	})
 }
