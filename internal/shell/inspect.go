@@ -276,6 +276,21 @@ func (in *inspector) inspect(f []wordInfo, primary bool) {
 		}
 	case "trap", "alias", "let", "enable", "coproc":
 		in.unanalysable(n + " evaluates its arguments as code")
+		// The code they hold can still be read for deny rules: a trap's
+		// action and an alias's value, when static.
+		switch n {
+		case "trap":
+			a := parseArgv(args, "", "")
+			if len(a.ops) > 0 && a.ops[0].Static && a.ops[0].Value != "-" && a.ops[0].Value != "" {
+				in.runScript(a.ops[0].Value, false)
+			}
+		case "alias":
+			for _, w := range args {
+				if _, v, ok := strings.Cut(w.Value, "="); ok && w.Static && v != "" {
+					in.runScript(v, false)
+				}
+			}
+		}
 	case "hash":
 		a := parseArgv(args, "pd", "")
 		if a.has("-p") {
