@@ -30,6 +30,21 @@ func (in *inspector) write(ws ...wordInfo) {
 	}
 }
 
+// scriptWrites marks every word of a sed or awk program that writes files
+// as a possible write target. The program's own grammar is not parsed: the
+// over-approximation only widens what edit deny rules and protected paths
+// see (a write target needs no allow rule), so "w .git/config" or
+// print > ".bashrc" cannot slip past them.
+func (in *inspector) scriptWrites(prog string) {
+	for _, tok := range strings.FieldsFunc(prog, func(r rune) bool {
+		return strings.ContainsRune(" \t\n;{}()<>|&,\"'", r)
+	}) {
+		if tok != "" && tok[0] != '$' {
+			in.write(staticWord(tok))
+		}
+	}
+}
+
 func (in *inspector) read(ws ...wordInfo) {
 	for _, w := range ws {
 		if w.Static && w.Value == "-" {
@@ -814,6 +829,9 @@ func (in *inspector) sed(args []wordInfo) bool {
 	for _, s := range scripts {
 		if !s.Static || sedExecWrite(s.Value) {
 			dangerous = true
+			if s.Static {
+				in.scriptWrites(s.Value)
+			}
 		}
 	}
 	if dangerous {
@@ -947,6 +965,9 @@ func (in *inspector) awk(args []wordInfo) {
 	} else if len(ops) > 0 {
 		if !ops[0].Static || awkDangerous(ops[0].Value) {
 			in.c.ExactOnly = true
+			if ops[0].Static {
+				in.scriptWrites(ops[0].Value)
+			}
 		}
 		ops = ops[1:]
 	}
