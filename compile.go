@@ -95,6 +95,7 @@ type crule struct {
 	glob      starGlob
 	dualGlob  *starGlob // param-looking specifier also read as a primary glob
 	firstWord string    // shell: literal first word, for the index ("" if none)
+	pathKey   string    // path rules: the folded literal segment indexed on ("" if none)
 }
 
 func (r *crule) reason(kind ReasonKind, part string) Reason {
@@ -133,6 +134,7 @@ func (ix *index) add(r *crule) {
 		}
 	case r.isKind && r.spec == specPath && pathKey(r.pathPat.String()) != "":
 		key := pathKey(r.pathPat.String())
+		r.pathKey = key
 		if ix.pathBy[r.kind] == nil {
 			ix.pathBy[r.kind] = map[string][]*crule{}
 		}

@@ -4,6 +4,8 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/toolgate/toolgate/internal/pathmatch"
 )
 
 // Path rules are indexed by one literal segment of their pattern: a path can
@@ -61,9 +63,9 @@ func foldKey(s string) string {
 }
 
 // componentKeys calls fn with the index keys of every component of p, in
-// every spelling: backslashes as separators, and each component also
-// without a ":stream" suffix and trailing dots and spaces. The key passed to
-// fn is only valid during the call.
+// every spelling the deny matcher tries ([pathmatch.Spellings]: backslashes
+// as separators, ":stream" suffixes and trailing dots and spaces dropped).
+// The key passed to fn is only valid during the call.
 func componentKeys(p string, fn func(key []byte)) {
 	var buf [128]byte
 	emit := func(c string) {
@@ -87,23 +89,24 @@ func componentKeys(p string, fn func(key []byte)) {
 		}
 		fn([]byte(foldKey(c)))
 	}
-	start := 0
-	for i := 0; i <= len(p); i++ {
-		if i < len(p) && p[i] != '/' && p[i] != '\\' {
-			continue
-		}
-		if c := p[start:i]; c != "" && c != "." && c != ".." {
-			emit(c)
-			s := c
-			if j := strings.IndexByte(s, ':'); j >= 0 {
-				s = s[:j]
+	split := func(s string) {
+		start := 0
+		for i := 0; i <= len(s); i++ {
+			if i < len(s) && s[i] != '/' && s[i] != '\\' {
+				continue
 			}
-			s = strings.TrimRight(s, ". ")
-			if s != c && s != "" {
-				emit(s)
+			if c := s[start:i]; c != "" && c != "." && c != ".." {
+				emit(c)
 			}
+			start = i + 1
 		}
-		start = i + 1
+	}
+	if !pathmatch.NeedsSpellings(p) {
+		split(p)
+		return
+	}
+	for _, s := range pathmatch.Spellings(p) {
+		split(s)
 	}
 }
 
@@ -128,9 +131,17 @@ func (cc *callCtx) eachPathRule(e Effect, k Kind, it *pathItem, fn func(r *crule
 		if len(all) == 0 {
 			continue
 		}
-		if it == nil || it.glob || len(all) <= smallPathIndex {
+		if it == nil || it.glob {
 			for _, r := range all {
 				fn(r)
+			}
+			continue
+		}
+		if len(all) <= smallPathIndex {
+			for _, r := range all {
+				if it.mayHoldKey(r.pathKey) {
+					fn(r)
+				}
 			}
 			continue
 		}
@@ -148,4 +159,54 @@ func (cc *callCtx) eachPathRule(e Effect, k Kind, it *pathItem, fn func(r *crule
 			componentKeys(f, visit)
 		}
 	}
+}
+
+// mayHoldKey reports whether one of the path's readings could have key as a
+// component: always for a path that could not be placed or that holds
+// non-ASCII text (Unicode folding is left to the matcher), otherwise
+// whether key occurs in it, ignoring ASCII case. A cheap filter in front of
+// the matcher, never a decision.
+func (it *pathItem) mayHoldKey(key string) bool {
+	if !it.placed {
+		return true // matched against placements below the working directory too
+	}
+	for _, f := range it.forms() {
+		if containsFoldASCII(f, key) {
+			return true
+		}
+	}
+	return false
+}
+
+// containsFoldASCII reports whether upper (an ASCII key in upper case)
+// occurs in s ignoring ASCII case; true for any s or key holding a byte
+// outside ASCII.
+func containsFoldASCII(s, upper string) bool {
+	for i := 0; i < len(upper); i++ {
+		if upper[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return true
+		}
+	}
+	n := len(upper)
+	for i := 0; i+n <= len(s); i++ {
+		j := 0
+		for ; j < n; j++ {
+			c := s[i+j]
+			if 'a' <= c && c <= 'z' {
+				c -= 'a' - 'A'
+			}
+			if c != upper[j] {
+				break
+			}
+		}
+		if j == n {
+			return true
+		}
+	}
+	return false
 }

@@ -234,3 +234,8 @@ func respell(p string, bs, trail, stream bool) string {
 	}
 	return path.Clean("/" + p)
 }
+
+// NeedsSpellings reports whether abs has other spellings than itself
+// ([Spellings] would return more than abs): it holds a backslash, a colon,
+// or a component ending in a dot or a space.
+func NeedsSpellings(abs string) bool { return needsSpellings(abs) }
