@@ -824,10 +824,12 @@ func (cc *callCtx) decideShell() Decision {
 		first                                    []string // literal command names of every form; nil: some are dynamic
 	}
 	cps := make([]cmdPaths, len(an.Commands))
-	total := 0
+	total, nforms := 0, 0
 	for _, cmd := range an.Commands {
 		total += len(cmd.ArgPaths) + len(cmd.Reads) + len(cmd.Writes) + len(cmd.Redirects) + len(cmd.Searches)
+		nforms += len(cmd.Forms)
 	}
+	names := make([]string, 0, nforms) // backing for every command's literal names
 	backing := make([]pathItem, 0, total) // one allocation for every path of the call
 	for i, cmd := range an.Commands {
 		cp := &cps[i]
@@ -843,7 +845,7 @@ func (cc *callCtx) decideShell() Decision {
 		}
 		cp.args, cp.reads, cp.writes = conv(cmd.ArgPaths), conv(cmd.Reads), conv(cmd.Writes)
 		cp.redirects, cp.searches = conv(cmd.Redirects), conv(cmd.Searches)
-		cp.first = firstWords(cmd)
+		cp.first, names = firstWords(cmd, names)
 		if cmd.StdinStatic && len(cmd.Words) > 0 && cmd.Words[0].Static && cmd.Words[0].Value == "apply_patch" {
 			ps, err := pathmatch.PatchPaths(cmd.Stdin)
 			if err != nil {
@@ -1060,20 +1062,21 @@ func (cc *callCtx) shellPathItem(cmd *shell.Command, r shell.PathRef) pathItem {
 	return it
 }
 
-// firstWords returns the literal command names of every form, or nil when
-// one of them is not static (then every rule must be tried).
-func firstWords(cmd *shell.Command) []string {
-	out := make([]string, 0, len(cmd.Forms))
+// firstWords appends the literal command names of every form to buf and
+// returns them, or nil when one of them is not static (then every rule must
+// be tried), with the grown buf.
+func firstWords(cmd *shell.Command, buf []string) ([]string, []string) {
+	start := len(buf)
 	for _, f := range cmd.Forms {
 		if len(f) == 0 {
 			continue
 		}
 		if !f[0].Static {
-			return nil
+			return nil, buf[:start]
 		}
-		out = append(out, f[0].Value)
+		buf = append(buf, f[0].Value)
 	}
-	return out
+	return buf[start:len(buf):len(buf)], buf
 }
 
 // matchShellRule matches a rule against one simple command: deny and ask

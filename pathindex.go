@@ -62,11 +62,11 @@ func foldKey(s string) string {
 	return b.String()
 }
 
-// componentKeys calls fn with the index keys of every component of p, in
-// every spelling the deny matcher tries ([pathmatch.Spellings]: backslashes
-// as separators, ":stream" suffixes and trailing dots and spaces dropped).
-// The key passed to fn is only valid during the call.
-func componentKeys(p string, fn func(key []byte)) {
+// visitComponents calls fn for the rules indexed under the key of every
+// component of p, in every spelling the deny matcher tries
+// ([pathmatch.Spellings]: backslashes as separators, ":stream" suffixes and
+// trailing dots and spaces dropped).
+func visitComponents(p string, by map[string][]*crule, fn func(r *crule)) {
 	var buf [128]byte
 	emit := func(c string) {
 		if len(c) <= len(buf) {
@@ -83,11 +83,15 @@ func componentKeys(p string, fn func(key []byte)) {
 				buf[i] = ch
 			}
 			if ascii {
-				fn(buf[:len(c)])
+				for _, r := range by[string(buf[:len(c)])] {
+					fn(r)
+				}
 				return
 			}
 		}
-		fn([]byte(foldKey(c)))
+		for _, r := range by[foldKey(c)] {
+			fn(r)
+		}
 	}
 	split := func(s string) {
 		start := 0
@@ -146,17 +150,12 @@ func (cc *callCtx) eachPathRule(e Effect, k Kind, it *pathItem, fn func(r *crule
 			continue
 		}
 		by := ix.pathBy[k]
-		visit := func(key []byte) {
-			for _, r := range by[string(key)] {
-				fn(r)
-			}
-		}
 		if !it.placed {
-			componentKeys(it.text, visit)
+			visitComponents(it.text, by, fn)
 			continue
 		}
 		for _, f := range it.forms() {
-			componentKeys(f, visit)
+			visitComponents(f, by, fn)
 		}
 	}
 }

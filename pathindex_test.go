@@ -64,8 +64,9 @@ func FuzzPathIndex(f *testing.F) {
 			return
 		}
 		found := false
-		componentKeys(abs, func(k []byte) {
-			if string(k) == key {
+		marker := &crule{}
+		visitComponents(abs, map[string][]*crule{key: {marker}}, func(r *crule) {
+			if r == marker {
 				found = true
 			}
 		})
