@@ -829,7 +829,7 @@ func (cc *callCtx) decideShell() Decision {
 		total += len(cmd.ArgPaths) + len(cmd.Reads) + len(cmd.Writes) + len(cmd.Redirects) + len(cmd.Searches)
 		nforms += len(cmd.Forms)
 	}
-	names := make([]string, 0, nforms) // backing for every command's literal names
+	names := make([]string, 0, nforms)    // backing for every command's literal names
 	backing := make([]pathItem, 0, total) // one allocation for every path of the call
 	for i, cmd := range an.Commands {
 		cp := &cps[i]
