@@ -89,9 +89,17 @@ func (cc *callCtx) readPaths() ([]pathItem, *Decision) {
 		return nil
 	}
 	var bad *Decision
+	var pathsV, filesV, patternV jsonin.Value
 	root.Members(func(key string, v jsonin.Value) bool {
-		if slices.Contains(pathFields[:], key) {
+		switch key {
+		case "file_path", "path", "absolute_path", "notebook_path", "dir_path", "directory", "source", "destination", "target":
 			bad = add(key, v)
+		case "paths":
+			pathsV = v
+		case "files":
+			filesV = v
+		case "pattern":
+			patternV = v
 		}
 		return bad == nil
 	})
@@ -105,7 +113,7 @@ func (cc *callCtx) readPaths() ([]pathItem, *Decision) {
 			}
 		}
 	}
-	if v := root.Get("paths"); v.Exists() {
+	if v := pathsV; v.Exists() {
 		if v.Kind() != jsonin.Array {
 			d := invalidf("field \"paths\" must be an array of strings")
 			return nil, &d
@@ -116,7 +124,7 @@ func (cc *callCtx) readPaths() ([]pathItem, *Decision) {
 			}
 		}
 	}
-	if v := root.Get("files"); v.Exists() {
+	if v := filesV; v.Exists() {
 		if v.Kind() != jsonin.Array {
 			d := invalidf("field \"files\" must be an array of objects")
 			return nil, &d
@@ -134,7 +142,7 @@ func (cc *callCtx) readPaths() ([]pathItem, *Decision) {
 		}
 	}
 	if cc.info.Kind == KindList {
-		if v := root.Get("pattern"); v.Exists() {
+		if v := patternV; v.Exists() {
 			s, ok := v.Str()
 			if !ok {
 				d := invalidf("field \"pattern\" must be a string")
