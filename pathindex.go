@@ -1,6 +1,7 @@
 package toolgate
 
 import (
+	"path"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -25,6 +26,11 @@ func pathKey(spec string) string {
 			s = s[len(p):]
 			break
 		}
+	}
+	// The matcher cleans patterns; a pattern that climbs with ".." is not
+	// indexed at all (its literal segments need not appear in the path).
+	if s = path.Clean(s); s == "." || strings.Contains(s, "..") {
+		return ""
 	}
 	segs := strings.Split(s, "/")
 	for i := len(segs) - 1; i >= 0; i-- {
