@@ -650,7 +650,7 @@ func (cc *callCtx) decideFetch() Decision {
 	if v.HasControl() {
 		return invalidf("url holds a control character")
 	}
-	t, perr := urlmatch.Parse(raw)
+	t, perr := urlmatch.ParseLazy(raw)
 	match := func(r *crule) bool { return cc.matchFetch(r, &t, perr) }
 	var deny, ask, allow best
 	if cc.c.enabled {
@@ -1143,6 +1143,9 @@ func (cc *callCtx) matchFetch(r *crule, t *urlmatch.Target, perr error) bool {
 			}
 		}
 		if r.fold {
+			if len(t.AltURLs) == 0 {
+				t.AltURLs = urlmatch.AltURLsOf(t.URLs)
+			}
 			for _, u := range t.AltURLs {
 				if r.urlPat.Match(u) {
 					return true

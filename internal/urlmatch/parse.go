@@ -55,6 +55,20 @@ func schemeError(scheme string) error {
 // denied or asked about; Parse still returns the readings it could make so
 // that deny rules see them.
 func Parse(raw string) (Target, error) {
+	t, err := parse(raw)
+	t.AltURLs = appendAltURLs(t.AltURLs, t.URLs)
+	return t, err
+}
+
+// ParseLazy is Parse without the deny-only AltURLs, which it leaves nil:
+// callers that need them compute them with [AltURLsOf] when a rule asks.
+func ParseLazy(raw string) (Target, error) { return parse(raw) }
+
+// AltURLsOf returns the deny-only variants of urls that [Parse] puts in
+// Target.AltURLs.
+func AltURLsOf(urls []string) []string { return appendAltURLs(nil, urls) }
+
+func parse(raw string) (Target, error) {
 	// One allocation backs the usual one entry of each list; appending more
 	// reallocates instead of overwriting the neighbour.
 	lists := new([3]string)
@@ -83,7 +97,6 @@ func Parse(raw string) (Target, error) {
 		}
 	}
 
-	t.AltURLs = appendAltURLs(t.AltURLs, t.URLs)
 	if err == nil {
 		err = gerr
 	}

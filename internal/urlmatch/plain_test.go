@@ -62,3 +62,22 @@ func FuzzPlainURL(f *testing.F) {
 		}
 	})
 }
+
+func TestParseLazyAgrees(t *testing.T) {
+	for _, raw := range []string{"https://a.example.com/x", "http://x:80/y#z", "https://u@h.com:443/", "ftp://x/", "https:\\\\evil.com\\x"} {
+		full, err1 := Parse(raw)
+		lazy, err2 := ParseLazy(raw)
+		if (err1 == nil) != (err2 == nil) {
+			t.Fatalf("%q: errors differ: %v / %v", raw, err1, err2)
+		}
+		alt := AltURLsOf(lazy.URLs)
+		if len(alt) != len(full.AltURLs) {
+			t.Fatalf("%q: AltURLsOf %v, Parse %v", raw, alt, full.AltURLs)
+		}
+		for i := range alt {
+			if alt[i] != full.AltURLs[i] {
+				t.Fatalf("%q: AltURLsOf %v, Parse %v", raw, alt, full.AltURLs)
+			}
+		}
+	}
+}
