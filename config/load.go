@@ -102,6 +102,16 @@ func Load(opts Options) (*Set, error) {
 		layers = append(layers, Builtin()...)
 	}
 	ld.set.Layers = layers
+	if ld.diags.HasErrors() {
+		// Report the rules' own problems too, all at once: compile what
+		// did load only for its diagnostics, and keep nothing of it.
+		if _, err := toolgate.Compile(layers, opts.Engine); err != nil {
+			var ds toolgate.Diagnostics
+			if errors.As(err, &ds) {
+				ld.diags = append(ld.diags, ds...)
+			}
+		}
+	}
 	ld.diags.Sort()
 	ld.set.Diags = ld.diags
 	if ld.diags.HasErrors() {
