@@ -44,3 +44,28 @@ func ExamplePolicy() {
 	fmt.Println(cfg.IsAllowed(call("/app/main.go")), cfg.IsDenied(call("/app/.env")))
 	// Output: true true
 }
+
+// ExampleEngine shows session rules: a person's "always allow" becomes a
+// rule of the session layer, and removing it by its exact text leaves
+// similar rules alone.
+func ExampleEngine() {
+	cfg, _ := toolgate.NewPolicy().DenyRule("Bash(rm:*)").Compile(toolgate.Options{})
+	eng := toolgate.NewEngine(cfg)
+	call := func(cmd string) toolgate.Call {
+		in, _ := json.Marshal(map[string]string{"command": cmd})
+		return toolgate.Call{Tool: "Bash", Input: in, Cwd: "/app"}
+	}
+	fmt.Println(eng.Decide(call("make test")).Outcome)
+	_ = eng.AddSessionRule(toolgate.EffectAllow, "Bash(make:*)")
+	_ = eng.AddSessionRule(toolgate.EffectAllow, "Bash(make-docs:*)")
+	d := eng.Decide(call("make test"))
+	fmt.Println(d.Outcome, d.Reason().Kind)
+	fmt.Println(eng.Decide(call("make test && rm -rf /tmp/x")).Outcome)
+	eng.RemoveSessionRule(toolgate.EffectAllow, "Bash(make:*)")
+	fmt.Println(eng.SessionRules().Allow)
+	// Output:
+	// ask
+	// allow session
+	// deny
+	// [Bash(make-docs:*)]
+}
