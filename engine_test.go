@@ -378,3 +378,27 @@ func TestBuiltinReadOnlyDefaultFollowsItsDefault(t *testing.T) {
 		t.Fatalf("a file that sets default_read_only: got %s, want allow", d)
 	}
 }
+
+func TestMatchingRulesParts(t *testing.T) {
+	c := mustCompile(t, layer(toolgate.SourceProject,
+		[]string{"Bash(npm run test:*)", "Bash(make)"},
+		[]string{"Read(./.env)", "Bash(curl:*)"},
+		[]string{"Bash(git push:*)"}))
+	m := c.MatchingRules(bash("npm run test && cat .env"))
+	if len(m.Deny) != 1 || m.Deny[0].Rule != "Read(./.env)" || m.Deny[0].Part != "cat .env" {
+		t.Errorf("deny = %+v; want Read(./.env) on the cat", m.Deny)
+	}
+	if len(m.Partial) != 1 || m.Partial[0].Rule != "Bash(npm run test:*)" || m.Partial[0].Part != "npm run test" {
+		t.Errorf("partial = %+v", m.Partial)
+	}
+	near := map[string]bool{}
+	for _, r := range m.NearMiss {
+		near[r.Rule] = true
+	}
+	if !near["Bash(make)"] || !near["Bash(curl:*)"] || !near["Bash(git push:*)"] {
+		t.Errorf("near misses = %+v", m.NearMiss)
+	}
+	if d := c.Decide(bash("npm run test && cat .env")); d.Reason().Rule != "Read(./.env)" {
+		t.Errorf("Decide names %s; MatchingRules must agree", d)
+	}
+}

@@ -136,11 +136,17 @@ func (c *Config) IsDenied(call Call) bool { return c.Decide(call).Denied() }
 // RequiresConfirmation reports whether a person must approve the call.
 func (c *Config) RequiresConfirmation(call Call) bool { return c.Decide(call).Outcome == Ask }
 
-// MatchingRules lists every rule of each list that matches a call, in order
-// of priority, for debugging. Matching is read as for that list: deny and
+// MatchingRules lists, for debugging, every rule of each list that matches
+// a call, in order of priority. Matching is read as for that list: deny and
 // ask rules any reading, allow rules every reading.
 type MatchingRules struct {
 	Deny, Allow, Ask []Reason
+	// Partial holds allow rules that match some parts of the call but not
+	// all; Part names the first part they match.
+	Partial []Reason
+	// NearMiss holds rules of any list that name the call's tool but match
+	// none of its parts; Effect says the list.
+	NearMiss []Reason
 }
 
 // MatchingRules returns every rule that matches the call (the seed's
@@ -148,25 +154,27 @@ type MatchingRules struct {
 func (c *Config) MatchingRules(call Call) MatchingRules {
 	var m MatchingRules
 	cc := &callCtx{}
-	inv := c.prepare(cc, &call)
-	if inv != nil {
+	if inv := c.prepare(cc, &call); inv != nil {
 		return m
 	}
 	for _, e := range []Effect{EffectDeny, EffectAsk, EffectAllow} {
-		var hits []*crule
+		var out []Reason
 		for _, rs := range []*ruleSet{c.session, c.static} {
 			if rs == nil {
 				continue
 			}
 			for _, r := range rs.of(e).all {
-				if cc.matchesCall(r) {
-					hits = append(hits, r)
+				w := cc.weigh(r)
+				switch {
+				case !w.names:
+				case w.matches(e != EffectAllow):
+					out = append(out, r.reason(KindRule, w.part))
+				case w.hits > 0:
+					m.Partial = append(m.Partial, r.reason(KindRule, w.part))
+				case !w.cross:
+					m.NearMiss = append(m.NearMiss, r.reason(KindRule, ""))
 				}
 			}
-		}
-		var out []Reason
-		for _, r := range hits {
-			out = append(out, r.reason(KindRule, ""))
 		}
 		switch e {
 		case EffectDeny:

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/toolgate/toolgate/internal/shell"
 	"github.com/toolgate/toolgate/internal/urlmatch"
 )
 
@@ -67,54 +68,115 @@ func splitPointer(p string) ([]string, error) {
 	return toks, nil
 }
 
-// matchesCall reports whether a rule matches the whole call as its list
-// reads it: a deny-style rule (deny, ask, rewrite) if any reading of any
-// part matches; an allow rule only if every part, path and form does. It is
-// used for rewrites and for listing matching rules; Decide itself weighs the
-// parts one by one.
-func (cc *callCtx) matchesCall(r *crule) bool {
-	denyLike := r.effect != EffectAllow
-	if denyLike && !cc.ruleNamesTool(r) || !denyLike && !cc.ruleNamesToolAllow(r) {
-		return false
+// ruleMatch is how a rule bears on a whole call.
+type ruleMatch struct {
+	names bool   // the rule names the call's tool (or, for a Read or Edit path rule, applies to its paths)
+	cross bool   // it applies only through the paths the call names
+	parts int    // parts, paths or readings weighed
+	hits  int    // how many of them the rule matches
+	part  string // the first part it matches
+}
+
+// matches reports whether the rule matches the call as its list reads it:
+// a deny-style rule (deny, ask, rewrite) if any part matches; an allow rule
+// only if every part does.
+func (m ruleMatch) matches(denyLike bool) bool {
+	if denyLike {
+		return m.hits > 0
 	}
-	n, hits := 0, 0
-	add := func(ok bool) {
-		n++
+	return m.parts > 0 && m.hits == m.parts
+}
+
+// matchesCall reports whether a rule matches the whole call as its list
+// reads it. It is used for rewrites and for listing matching rules; Decide
+// itself weighs the parts one by one.
+func (cc *callCtx) matchesCall(r *crule) bool {
+	return cc.weigh(r).matches(r.effect != EffectAllow)
+}
+
+// weigh matches a rule against every part of the call. A Read deny-style
+// path rule also applies to edits and to the paths shell commands name, and
+// an Edit one to what shell commands write, as in Decide.
+func (cc *callCtx) weigh(r *crule) ruleMatch {
+	var m ruleMatch
+	denyLike := r.effect != EffectAllow
+	k := cc.info.Kind
+	crossPath := denyLike && r.isKind && r.spec == specPath &&
+		(k == KindShell && (r.kind == KindRead || r.kind == KindEdit) || k == KindEdit && r.kind == KindRead)
+	if denyLike {
+		m.names = cc.ruleNamesTool(r)
+		if !m.names && crossPath {
+			m.names, m.cross = true, true
+		}
+	} else {
+		m.names = cc.ruleNamesToolAllow(r)
+	}
+	if !m.names {
+		return m
+	}
+	add := func(ok bool, part string) {
+		m.parts++
 		if ok {
-			hits++
+			if m.hits == 0 {
+				m.part = part
+			}
+			m.hits++
 		}
 	}
-	switch cc.info.Kind {
+	switch k {
 	case KindShell:
 		s, d := cc.shellCommand()
 		if d != nil {
-			return false
+			return m
 		}
 		for _, cmd := range analyze(cc, s).Commands {
 			if !denyLike && cmd.Wrapper {
 				continue
 			}
-			add(cc.matchShellRule(r, cmd, denyLike))
+			if crossPath {
+				add(cc.shellPathsMatch(r, cmd), cmd.Text)
+				continue
+			}
+			add(cc.matchShellRule(r, cmd, denyLike), cmd.Text)
 		}
 	case KindRead, KindList, KindSearch, KindEdit:
 		items, d := cc.readPaths()
 		if d != nil {
-			return false
+			return m
 		}
 		for i := range items {
-			add(cc.matchPath(r, &items[i]))
+			add(cc.matchPath(r, &items[i]), items[i].display())
 		}
 	case KindFetch:
 		u, _ := cc.input.Get("url").Str()
 		t, err := urlmatch.Parse(u)
-		add(cc.matchFetch(r, &t, err))
+		add(cc.matchFetch(r, &t, err), u)
 	default:
-		add(cc.matchParams(r))
+		add(cc.matchParams(r), "")
 	}
-	if denyLike {
-		return hits > 0
+	return m
+}
+
+// shellPathsMatch reports whether a Read or Edit path rule matches a path a
+// shell command names: for Read, any argument, read, write or redirection
+// target; for Edit, what it writes (and its arguments, when it writes).
+func (cc *callCtx) shellPathsMatch(r *crule, cmd *shell.Command) bool {
+	lists := [][]shell.PathRef{cmd.ArgPaths, cmd.Reads, cmd.Writes, cmd.Redirects}
+	if r.kind == KindEdit {
+		lists = [][]shell.PathRef{cmd.Writes, cmd.Redirects}
+		if len(cmd.Writes) > 0 {
+			lists = append(lists, cmd.ArgPaths)
+		}
 	}
-	return n > 0 && hits == n
+	for _, l := range lists {
+		for _, ref := range l {
+			it := cc.shellPathItem(cmd, ref)
+			if cc.matchPath(r, &it) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // ruleNamesTool reports whether a deny-style rule names the call's tool.

@@ -114,35 +114,45 @@ func writeExplanation(w io.Writer, cfg *toolgate.Config, call toolgate.Call) {
 	if cfg.Precedence() == toolgate.DenyAllowAsk {
 		stages[1], stages[2] = stages[2], stages[1]
 	}
+	// What the engine says of each rule: matched (and on which part),
+	// matched only some parts (allow), or named the tool but matched nothing.
+	type verdict struct{ word, part string }
+	seen := map[string]verdict{}
+	key := func(r toolgate.Reason) string { return r.Effect + "\x00" + ruleKey(r.Rule, r.File, r.Line, 0) }
+	for _, st := range stages {
+		for _, r := range st.hits {
+			seen[key(r)] = verdict{"matched", r.Part}
+		}
+	}
+	for _, r := range m.Partial {
+		seen[key(r)] = verdict{"partly", r.Part}
+	}
+	for _, r := range m.NearMiss {
+		seen[key(r)] = verdict{"near miss", ""}
+	}
 	fmt.Fprintf(w, "\nrules, in order of evaluation (%s):\n", cfg.Precedence())
 	for _, st := range stages {
 		fmt.Fprintf(w, "  %s:\n", st.title)
-		matched := map[string]bool{}
-		for _, r := range st.hits {
-			matched[ruleKey(r.Rule, r.File, r.Line, r.Column)] = true
-		}
 		n := 0
 		for _, l := range layers {
 			for _, spec := range layerRules(l, st.eff) {
-				key := ruleKey(spec.Text, spec.Pos.File, spec.Pos.Line, spec.Pos.Column)
-				var verdict string
-				switch {
-				case matched[key]:
-					verdict = "matched"
-				case namesTool(l, st.eff, spec, call):
-					verdict = "near miss"
-				default:
+				v, ok := seen[st.eff.String()+"\x00"+ruleKey(strings.TrimSpace(spec.Text), l.File, spec.Pos.Line, 0)]
+				if !ok {
 					continue
 				}
 				n++
-				fmt.Fprintf(w, "    %-10s %s  (%s %s)\n", verdict, spec.Text, l.Source, specPos(l, spec))
+				fmt.Fprintf(w, "    %-10s %s  (%s %s)", v.word, spec.Text, l.Source, specPos(l, spec))
+				if v.part != "" {
+					fmt.Fprintf(w, " on %q", v.part)
+				}
+				fmt.Fprintln(w)
 			}
 		}
 		if n == 0 {
 			fmt.Fprintf(w, "    (none)\n")
 		}
 	}
-	fmt.Fprintf(w, "\n(a near miss names the call's tool but its specifier does not match;\n an allow rule must match every part, path and form of the call)\n")
+	fmt.Fprintf(w, "\n(partly: an allow rule that matches some parts but not all — an allow rule\n must match every part, path and form of the call; near miss: a rule that\n names the call's tool but matches none of its parts)\n")
 }
 
 func ruleKey(text, file string, line, col int) string {
@@ -152,26 +162,6 @@ func ruleKey(text, file string, line, col int) string {
 // namesTool reports whether a rule names the call's tool, ignoring its
 // specifier: it compiles the rule alone with the specifier removed and
 // asks whether that rule matches.
-func namesTool(l toolgate.Layer, eff toolgate.Effect, spec toolgate.RuleSpec, call toolgate.Call) bool {
-	bare := spec.Text
-	if i := strings.IndexByte(bare, '('); i >= 0 {
-		bare = bare[:i]
-	}
-	one := toolgate.Layer{Source: toolgate.SourceCLI, Root: l.Root, File: l.File, Tools: l.Tools, ClaudeSettings: l.ClaudeSettings}
-	rs := []toolgate.RuleSpec{{Text: strings.TrimSpace(bare)}}
-	switch eff {
-	case toolgate.EffectAllow:
-		one.Allow = rs
-	default:
-		one.Ask = rs
-	}
-	cfg, err := toolgate.Compile([]toolgate.Layer{one}, toolgate.Options{})
-	if err != nil {
-		return false
-	}
-	return cfg.DeclaresToolAccess(call.Tool)
-}
-
 func layerRules(l toolgate.Layer, e toolgate.Effect) []toolgate.RuleSpec {
 	switch e {
 	case toolgate.EffectAllow:
