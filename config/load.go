@@ -353,22 +353,34 @@ func Build(opts Options) (*toolgate.Config, *Set, error) {
 	return cfg, set, nil
 }
 
+// Mismatch says how a decision fails an expectation: the outcome expect
+// (or, with not, anything but expect) and, when rule is set, that rule
+// deciding. It returns "" when the decision meets it. Examples in files and
+// policy test cases are both judged with it.
+func Mismatch(d toolgate.Decision, expect toolgate.Outcome, not bool, rule string) string {
+	got := d.Outcome.Effective()
+	switch {
+	case not && got == expect:
+		return fmt.Sprintf("want anything but %s, got %s", expect, got)
+	case !not && got != expect:
+		return fmt.Sprintf("want %s, got %s", expect, got)
+	case rule != "" && d.Reason().Rule != rule:
+		if r := d.Reason().Rule; r != "" {
+			return fmt.Sprintf("want rule %s to decide, got rule %s", rule, r)
+		}
+		return fmt.Sprintf("want rule %s to decide, got reason %s", rule, d.Reason().Kind)
+	}
+	return ""
+}
+
 func checkExample(cfg *toolgate.Config, f *File, ex Example, opts Options, diags *toolgate.Diagnostics) {
 	call := ex.Call
 	if call.Home == "" {
 		call.Home = opts.Home
 	}
 	d := cfg.Decide(call)
-	got := d.Outcome.Effective()
-	var problem string
-	switch {
-	case ex.ExpectNot && got == ex.Expect:
-		problem = fmt.Sprintf("expected anything but %s, got %s", ex.Expect, got)
-	case !ex.ExpectNot && got != ex.Expect:
-		problem = fmt.Sprintf("expected %s, got %s", ex.Expect, got)
-	case ex.Rule != "" && d.Reason().Rule != ex.Rule:
-		problem = fmt.Sprintf("expected rule %q to decide, got %s", ex.Rule, got)
-	default:
+	problem := Mismatch(d, ex.Expect, ex.ExpectNot, ex.Rule)
+	if problem == "" {
 		return
 	}
 	msg := fmt.Sprintf("example %s %s: %s", call.Tool, compactInput(call.Input), problem)

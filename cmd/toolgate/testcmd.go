@@ -247,16 +247,7 @@ func (r *testRunner) file(name string, cfg *toolgate.Config, def defaults, cases
 			call.Mode = def.mode
 		}
 		d := cfg.Decide(call)
-		got := d.Outcome.Effective()
-		var problem string
-		switch {
-		case tc.expectNot && got == tc.expect:
-			problem = fmt.Sprintf("want anything but %s, got %s", tc.expect, got)
-		case !tc.expectNot && got != tc.expect:
-			problem = fmt.Sprintf("want %s, got %s", tc.expect, got)
-		case tc.rule != "" && d.Reason().Rule != tc.rule:
-			problem = fmt.Sprintf("want rule %s to decide, got %s", tc.rule, describeDecider(d.Reason()))
-		}
+		problem := config.Mismatch(d, tc.expect, tc.expectNot, tc.rule)
 		if problem == "" {
 			if r.verbose {
 				fmt.Fprintf(w, "--- PASS: %s (%s)\n", tc.name, tc.pos)
@@ -283,16 +274,6 @@ func (r *testRunner) file(name string, cfg *toolgate.Config, def defaults, cases
 }
 
 // describeDecider names what decided: the rule, or the reason's kind.
-func describeDecider(r toolgate.Reason) string {
-	if r.Rule != "" {
-		return "rule " + r.Rule
-	}
-	if r.Kind == "" {
-		return "no reason"
-	}
-	return "reason " + string(r.Kind)
-}
-
 func compact(b []byte) string {
 	if len(b) == 0 {
 		return "{}"
