@@ -7,6 +7,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -189,6 +191,9 @@ func mainInstall(install bool, args []string, stdout, stderr io.Writer) int {
 	}
 	o := InstallOptions{Command: *command, Matcher: *matcher, DryRun: *dryRun, Dir: *dir, Home: *home,
 		CodexHome: os.Getenv("CODEX_HOME")}
+	if install && o.Command == "" {
+		o.Command = defaultCommand(c, stderr)
+	}
 	switch {
 	case *project:
 		o.Scope = ScopeProject
@@ -213,6 +218,9 @@ func mainInstall(install bool, args []string, stdout, stderr io.Writer) int {
 	if *dryRun {
 		fmt.Fprintf(stderr, "toolgate hook %s: would write %s:\n", verb, path)
 		stdout.Write(content)
+		if len(content) > 0 && content[len(content)-1] != '\n' {
+			fmt.Fprintln(stdout)
+		}
 		return 0
 	}
 	if install {
@@ -221,4 +229,30 @@ func mainInstall(install bool, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stdout, "toolgate hook uninstall: no toolgate hook is left in %s\n", path)
 	}
 	return 0
+}
+
+// defaultCommand is the hook command to install: this toolgate binary by its
+// absolute path, so the agent finds it whatever its PATH, unless it is a
+// temporary "go run" build; then "toolgate hook CLIENT", with a warning when
+// no toolgate is on PATH. A hook that cannot start fails open in Gemini CLI
+// and Codex, so where it points matters.
+func defaultCommand(c Client, stderr io.Writer) string {
+	cmd := "toolgate hook " + string(c)
+	exe, err := os.Executable()
+	if err == nil {
+		if r, err := filepath.EvalSymlinks(exe); err == nil {
+			exe = r
+		}
+		base := filepath.Base(exe)
+		temp := strings.Contains(exe, string(filepath.Separator)+"go-build") || strings.HasSuffix(base, ".test")
+		if !temp && (base == "toolgate" || base == "toolgate.exe") && !strings.ContainsAny(exe, " \t'\"") {
+			return exe + " hook " + string(c)
+		}
+	}
+	if _, err := exec.LookPath("toolgate"); err != nil {
+		fmt.Fprintf(stderr, "toolgate hook install: warning: no toolgate on PATH, so %q would not start; "+
+			"a hook that cannot start is treated as allow by Gemini CLI and Codex. "+
+			"Install it (go install ./cmd/toolgate) or pass --command with an absolute path.\n", cmd)
+	}
+	return cmd
 }
