@@ -402,3 +402,26 @@ func TestMatchingRulesParts(t *testing.T) {
 		t.Errorf("Decide names %s; MatchingRules must agree", d)
 	}
 }
+
+// TestConcurrentDecide runs every kind of call from several goroutines on
+// one Config; with -race it proves the compiled configuration is safe for
+// concurrent use.
+func TestConcurrentDecide(t *testing.T) {
+	c := benchPolicy(t, 200)
+	var wg sync.WaitGroup
+	for g := 0; g < 8; g++ {
+		wg.Add(1)
+		go func(g int) {
+			defer wg.Done()
+			for i := 0; i < 200; i++ {
+				bc := benchCalls[(g+i)%len(benchCalls)]
+				d := c.Decide(toolgate.Call{Tool: bc.tool, Input: json.RawMessage(bc.input), Cwd: "/p", Home: "/home/u"})
+				if d.Outcome == toolgate.Invalid || len(d.Reasons) == 0 {
+					t.Errorf("%s: %s", bc.name, d)
+					return
+				}
+			}
+		}(g)
+	}
+	wg.Wait()
+}
