@@ -438,7 +438,7 @@ func (cc *callCtx) ruleVerdict(ask, allow best) (verdict, bool) {
 
 // inWorkspace reports whether every reading of a path lies in the workspace.
 func (cc *callCtx) inWorkspace(it *pathItem) bool {
-	if !it.placed {
+	if !it.placed || it.unresolved {
 		return false
 	}
 	for _, f := range it.forms() {
@@ -458,6 +458,9 @@ func (cc *callCtx) inWorkspace(it *pathItem) bool {
 
 // isSecret reports whether any reading of a path is a secret file.
 func (cc *callCtx) isSecret(it *pathItem) bool {
+	if it.unresolved {
+		return true // the link's target is unknown and could be one
+	}
 	if !it.placed {
 		return pathmatch.IsSecret("/" + path.Base(it.text))
 	}
@@ -474,6 +477,9 @@ func (cc *callCtx) protected(it *pathItem) (string, bool) {
 	if cc.c.protection == nil {
 		return "", true // fail closed
 	}
+	if it.unresolved {
+		return "a symlink whose target cannot be read", true
+	}
 	if !it.placed {
 		return cc.c.protection.Check("/"+path.Base(it.text), "/", cc.home)
 	}
@@ -488,6 +494,9 @@ func (cc *callCtx) protected(it *pathItem) (string, bool) {
 // matchPath matches a path rule against one path: deny and ask rules any
 // reading, allow rules every reading.
 func (cc *callCtx) matchPath(r *crule, it *pathItem) bool {
+	if !r.fold && it.unresolved {
+		return false // the target is unknown: allow needs every reading
+	}
 	switch r.spec {
 	case specNone:
 		return true
@@ -516,7 +525,7 @@ func (cc *callCtx) matchPath(r *crule, it *pathItem) bool {
 		}
 		return false
 	}
-	if !it.placed {
+	if !it.placed || it.unresolved {
 		return false
 	}
 	for _, f := range it.forms() {
@@ -682,7 +691,7 @@ func (cc *callCtx) decideFetch() Decision {
 			sugg = []string{"WebFetch(domain:" + t.Hosts[0] + ")"}
 		}
 		fv := cc.fallback(raw, false, false, false, sugg)
-		if perr != nil && fv.outcome == Allow && cc.mode.Name != ModeBypassPermissions {
+		if perr != nil && fv.outcome == Allow {
 			fv = verdict{outcome: Ask, reasons: []Reason{{Kind: KindDefault, Part: raw, Message: "URL cannot be read fully (" + perr.Error() + "): it can only be asked about"}}}
 		}
 		if perr != nil {

@@ -2,6 +2,7 @@ package toolgate_test
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"sync"
 	"testing"
@@ -424,4 +425,39 @@ func TestConcurrentDecide(t *testing.T) {
 		}(g)
 	}
 	wg.Wait()
+}
+
+// TestUnresolvedSymlinkFailsClosed: when the resolver cannot read a path's
+// links, its target is unknown: deny rules still see the path, but no allow
+// rule, workspace default or mode's fallback can cover it.
+func TestUnresolvedSymlinkFailsClosed(t *testing.T) {
+	allow := toolgate.Allow
+	l := layer(toolgate.SourceProject, []string{"Read", "Edit(./src/**)"}, []string{"Read(./secret/**)"}, nil)
+	l.DefaultReadOnly = &allow
+	opts := toolgate.Options{ResolveSymlinks: func(p string) (string, error) {
+		if strings.Contains(p, "/locked/") {
+			return "", errors.New("permission denied")
+		}
+		return p, nil
+	}}
+	c, err := toolgate.Compile([]toolgate.Layer{l}, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	call := func(tool, p string) toolgate.Call {
+		in, _ := json.Marshal(map[string]string{"file_path": p})
+		return toolgate.Call{Tool: tool, Input: in, Cwd: "/p"}
+	}
+	if d := c.Decide(call("Read", "/p/a.go")); d.Outcome != toolgate.Allow {
+		t.Fatalf("a readable path: got %s", d)
+	}
+	if d := c.Decide(call("Read", "/p/locked/a.go")); d.Outcome != toolgate.Ask {
+		t.Fatalf("an unresolvable path must not be allowed by a bare Read rule: got %s", d)
+	}
+	if d := c.Decide(call("Edit", "/p/src/locked/a.go")); d.Outcome != toolgate.Ask || d.Reason().Kind != toolgate.KindSafety {
+		t.Fatalf("an unresolvable write must hit the protected-path floor: got %s", d)
+	}
+	if d := c.Decide(call("Read", "/p/secret/locked/k")); d.Outcome != toolgate.Deny {
+		t.Fatalf("deny rules still see an unresolvable path: got %s", d)
+	}
 }

@@ -41,6 +41,9 @@ type pathItem struct {
 	nform  int
 	glob   bool // holds unexpanded glob characters
 	placed bool
+	// unresolved marks a path whose symlinks could not be resolved: its
+	// target is unknown, so no allow rule or workspace default covers it.
+	unresolved bool
 }
 
 // newPathItem places p against cwd and home and resolves symlinks.
@@ -56,7 +59,11 @@ func (cc *callCtx) newPathItem(text, dir string, glob bool) pathItem {
 	it.abs, it.placed = abs, true
 	it.formv[0], it.nform = abs, 1
 	if r := cc.c.opts.ResolveSymlinks; r != nil && !glob {
-		if t, err := r(abs); err == nil && t != "" && t != abs {
+		t, err := r(abs)
+		switch {
+		case err != nil:
+			it.unresolved = true
+		case t != "" && t != abs:
 			it.formv[1], it.nform = path.Clean(t), 2
 		}
 	}

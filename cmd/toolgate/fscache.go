@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"syscall"
 	"time"
 )
 
@@ -73,6 +74,10 @@ func (r *symlinkResolver) resolve(p string, hops *int, now time.Time) (cachedPat
 	if parent.exists {
 		fi, err := r.lstat(joined)
 		switch {
+		case err != nil && !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR):
+			// Unreadable (permission denied, I/O error): whether a link
+			// lies here is unknown, which the engine treats as unresolved.
+			return c, err
 		case err != nil:
 			// Missing, or not a directory: the rest is appended as written.
 		case fi.Mode()&fs.ModeSymlink != 0:
