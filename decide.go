@@ -30,6 +30,8 @@ type callCtx struct {
 	// mcpSure is true when the server is known without ambiguity.
 	mcpSure bool
 
+	an      *shell.Analysis // the shell command's analysis, once made
+	anText  string
 	itemBuf [2]pathItem // backing for the usual one or two paths
 	partBuf [2]verdict
 }
@@ -1167,7 +1169,13 @@ func (cc *callCtx) matchFetch(r *crule, t *urlmatch.Target, perr error) bool {
 	return cc.matchParams(r)
 }
 
-// analyze parses a shell command for a call.
+// analyze parses a shell command for a call, once: rewrites and
+// MatchingRules weigh many rules against the same command.
 func analyze(cc *callCtx, s string) *shell.Analysis {
-	return shell.Analyze(s, shell.Options{Cwd: cc.cwd, Home: cc.home, Glob: cc.c.opts.Glob})
+	if cc.an != nil && cc.anText == s {
+		return cc.an
+	}
+	cc.an = shell.Analyze(s, shell.Options{Cwd: cc.cwd, Home: cc.home, Glob: cc.c.opts.Glob})
+	cc.anText = s
+	return cc.an
 }
