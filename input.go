@@ -169,7 +169,9 @@ func (cc *callCtx) readPaths() ([]pathItem, *Decision) {
 		}
 	}
 	if cc.tool == "apply_patch" || cc.info.Kind == KindEdit {
-		for _, f := range [...]string{"patch", "input", "content"} {
+		// Codex sends the patch as "command"; every body field present is
+		// read (deny sees every form).
+		for _, f := range [...]string{"patch", "input", "content", "command"} {
 			if cc.tool != "apply_patch" && f != "patch" {
 				break
 			}
@@ -197,7 +199,6 @@ func (cc *callCtx) readPaths() ([]pathItem, *Decision) {
 				}
 				items = append(items, cc.newPathItem(p, cc.cwd, false))
 			}
-			break
 		}
 	}
 	if len(items) == 0 {
