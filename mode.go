@@ -55,12 +55,14 @@ var modeNames = map[string]ModeName{
 	"accept_edits":       ModeAcceptEdits,
 	"bypass_permissions": ModeBypassPermissions,
 	"dont_ask":           ModeDontAsk,
-	"deny":               ModeStrict,
+	"deny":               ModeDontAsk, // the legacy format reads it as strict (config)
 	"interactive":        ModeDontAsk,
 }
 
 // ParseModeName parses a mode name or one of its accepted aliases
-// (case-sensitive).
+// (case-sensitive). The seed's aliases deny and interactive both mean
+// dontAsk: ask becomes deny. Only the legacy seed-004 file format reads
+// mode deny as strict, and its loader says so.
 func ParseModeName(s string) (ModeName, error) {
 	if n, ok := modeNames[s]; ok {
 		return n, nil

@@ -10,7 +10,7 @@ import (
 // The legacy format is seed 004's OldPermissionsConfig / LayeredPermissionsConfig:
 //
 //	mode: default | acceptEdits | plan | dontAsk | bypassPermissions | deny | interactive | …
-//	plan: true | {bypass_available: BOOL, pre_plan_mode: MODE}
+//	plan: true | {bypass_available: BOOL, pre_plan_mode: MODE} | [TOOL…] (dropped)
 //	allow: [TOOL…]; deny: [TOOL…]; interactive: [TOOL…]
 //	layers: [{allow, deny, interactive}, …]
 //
@@ -103,6 +103,9 @@ func (c *checker) legacyBody(m *node, l *toolgate.Layer, lists *legacyLists, top
 			}
 			switch {
 			case e.value.kind == kindString && e.value.text == "deny":
+				// In the toolgate format the alias deny is dontAsk; the seed's
+				// mode deny denied every unlisted tool, which is strict.
+				md = toolgate.Mode{Name: toolgate.ModeStrict}
 				c.warnf(e.value.pos, "legacy", "legacy mode \"deny\" denied every unlisted tool: migrated as mode strict")
 			case md.Name == toolgate.ModeBypassPermissions:
 				c.warnf(e.value.pos, "legacy", "legacy mode %q skipped deny rules; toolgate checks deny rules and safety checks first (SPEC §12)", e.value.text)
@@ -123,8 +126,17 @@ func (c *checker) legacyBody(m *node, l *toolgate.Layer, lists *legacyLists, top
 				if md, ok := c.mode(e.value, "plan"); ok && c.modeTrusted(e.value.pos, md, "plan") {
 					l.Mode = &md
 				}
+			case kindList:
+				// The seed's plan list named tools for plan mode; its
+				// migration drops it, and so does this one (SPEC §6.1).
+				for _, it := range e.value.items {
+					if it.kind != kindString {
+						c.typeErr(it, "plan[]", "a tool name")
+					}
+				}
+				c.warnf(e.keyPos, "legacy", "legacy plan list (%d tool name(s)) is dropped, as the seed's migration drops it: plan mode is selected with mode: plan", len(e.value.items))
 			default:
-				c.typeErr(e.value, "plan", "a boolean or a plan mode object")
+				c.typeErr(e.value, "plan", "a boolean, a plan mode object or a list of tool names")
 			}
 		case "allow":
 			if lists.allowPos.Line == 0 {

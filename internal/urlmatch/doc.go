@@ -14,7 +14,14 @@
 //     "@" dropped, percent-decoding, IDNA (UTS #46) to ASCII, IPv4 addresses
 //     in any spelling normalised to dotted decimal, IPv4-mapped IPv6 addresses
 //     read as the IPv4 address;
-//   - the host as Go's net/url reads it, when that differs.
+//   - the host as Go's net/url reads it, when that differs;
+//   - the host a plain RFC 3986 reader (Python's urllib, many HTTP
+//     libraries) finds, whose authority ends only at "/", "?" or "#", when
+//     that differs.
+//
+// A URL that net/url refuses or reads without a host, or whose readings
+// name different hosts, is an error: the parsers disagree about what it
+// names ("https://docs.example.com\@evil.example/", "https:docs.example.com").
 //
 // The caller lets a deny or ask rule match when any reading matches and an
 // allow rule only when every reading matches. A URL that cannot be read at

@@ -7,9 +7,11 @@ import (
 )
 
 func ExampleParse() {
+	// The WHATWG reading finds 127.0.0.1; net/url refuses the URL, so it
+	// can be denied by a rule for 127.0.0.1 but never allowed.
 	t, err := urlmatch.Parse(`HTTPS://trusted.com@0x7f.1:443\admin`)
 	fmt.Println(t.Hosts, t.URLs, err)
-	// Output: [127.0.0.1] [https://127.0.0.1/admin] <nil>
+	// Output: [127.0.0.1] [https://127.0.0.1/admin] the Go net/url parser rejects the URL (invalid port ":443\\admin" after host), so its readings disagree
 }
 
 func ExampleParse_scheme() {

