@@ -23,9 +23,12 @@ type Rule struct {
 	Text string
 	// Tool is the tool pattern: a tool name, possibly with "*" globs.
 	Tool string
-	// Specifier is the text between the parentheses; "" when there is none
-	// or when it was "*".
+	// Specifier is the text between the parentheses with Claude Code's
+	// escapes removed ("\(" is "(", "\)" is ")", "\\" is "\"); "" when
+	// there is none or when it was "*". Spaces are kept as written.
 	Specifier string
+	// Raw is the text between the parentheses exactly as written.
+	Raw string
 	// Lead is the number of bytes trimmed from the front of the original
 	// text; offsets in errors count from the original text.
 	Lead int
@@ -34,12 +37,13 @@ type Rule struct {
 // HasSpecifier reports whether the rule narrows the tool with a specifier.
 func (r Rule) HasSpecifier() bool { return r.Specifier != "" }
 
-// String prints the rule in its canonical form: "Tool" or "Tool(spec)".
+// String prints the rule in its canonical form: "Tool" or "Tool(spec)",
+// with the specifier escaped as Claude Code writes it ([Escape]).
 func (r Rule) String() string {
 	if r.Specifier == "" {
 		return r.Tool
 	}
-	return r.Tool + "(" + r.Specifier + ")"
+	return r.Tool + "(" + Escape(r.Specifier) + ")"
 }
 
 // SpecOffset returns the byte offset of the specifier's first character in
@@ -120,12 +124,93 @@ func Parse(text string) (Rule, error) {
 	if trimmed[len(trimmed)-1] != ')' {
 		return Rule{}, &Error{Offset: lead + len(trimmed), Msg: "rule with \"(\" must end with \")\""}
 	}
-	spec := trimmed[open+1 : len(trimmed)-1]
-	if strings.TrimSpace(spec) == "" {
+	if escaped(trimmed, len(trimmed)-1) {
+		// Claude Code reads "\)" as a literal parenthesis, so the rule
+		// has no closing one.
+		return Rule{}, &Error{Offset: lead + len(trimmed) - 2, Msg: "rule ends with an escaped \"\\)\", which is a literal parenthesis; close the rule with an unescaped \")\""}
+	}
+	raw := trimmed[open+1 : len(trimmed)-1]
+	if strings.TrimSpace(raw) == "" {
 		return Rule{}, &Error{Offset: lead + open + 1, Msg: "empty specifier; write the tool name alone to cover every call"}
 	}
-	if spec != "*" {
-		r.Specifier = spec
+	r.Raw = raw
+	if raw != "*" {
+		r.Specifier = Unescape(raw)
 	}
 	return r, nil
+}
+
+// escaped reports whether s[i] is preceded by an odd number of backslashes.
+func escaped(s string, i int) bool {
+	n := 0
+	for j := i - 1; j >= 0 && s[j] == '\\'; j-- {
+		n++
+	}
+	return n%2 == 1
+}
+
+// Unescape removes the escapes Claude Code writes inside a rule's
+// parentheses, exactly as Claude Code 2.1 reads them: "\(" becomes "(",
+// "\)" becomes ")", then "\\" becomes "\". Any other backslash is kept
+// (so "\;" and "\*" reach the specifier's own grammar unchanged).
+func Unescape(spec string) string {
+	if !strings.Contains(spec, "\\") {
+		return spec
+	}
+	spec = strings.ReplaceAll(spec, "\\(", "(")
+	spec = strings.ReplaceAll(spec, "\\)", ")")
+	return strings.ReplaceAll(spec, "\\\\", "\\")
+}
+
+// Escape is the inverse of [Unescape] as Claude Code writes rules: every
+// backslash doubled and every parenthesis escaped.
+func Escape(spec string) string {
+	if !strings.ContainsAny(spec, "\\()") {
+		return spec
+	}
+	var b strings.Builder
+	for i := 0; i < len(spec); i++ {
+		switch spec[i] {
+		case '\\', '(', ')':
+			b.WriteByte('\\')
+		}
+		b.WriteByte(spec[i])
+	}
+	return b.String()
+}
+
+// Padded reports whether the specifier, as written, carries spaces that
+// Claude Code keeps and that make it mean something else than its trimmed
+// reading: spaces next to the parentheses, or before a trailing ":*".
+func (r Rule) Padded() bool {
+	s := r.Specifier
+	if s == "" {
+		return false
+	}
+	return s != strings.TrimSpace(s) || strings.HasSuffix(strings.TrimRight(s, " \t"), ":*") && hasSpaceBeforePrefixStar(strings.TrimRight(s, " \t"))
+}
+
+func hasSpaceBeforePrefixStar(s string) bool {
+	s = strings.TrimSuffix(s, ":*")
+	return s != strings.TrimRight(s, " \t")
+}
+
+// Trimmed returns the specifier's trimmed reading: spaces next to the
+// parentheses and before a trailing ":*" removed, and, when paths is set,
+// spaces around each "/" too (" ** /*token*" reads "**/*token*"). It is the
+// reading a deny or ask rule also matches, so that a mistyped deny does not
+// fail open.
+func (r Rule) Trimmed(paths bool) string {
+	s := strings.TrimSpace(r.Specifier)
+	if strings.HasSuffix(s, ":*") {
+		s = strings.TrimRight(strings.TrimSuffix(s, ":*"), " \t") + ":*"
+	}
+	if paths && strings.Contains(s, "/") {
+		parts := strings.Split(s, "/")
+		for i := range parts {
+			parts[i] = strings.TrimSpace(parts[i])
+		}
+		s = strings.Join(parts, "/")
+	}
+	return s
 }

@@ -34,6 +34,16 @@ func TestParse(t *testing.T) {
 		{"Bash)", "", "", 4, "without a matching"},
 		{"Bäsh", "", "", 1, "tool name contains"},
 		{"  Ba!sh", "", "", 4, "tool name contains"},
+		// Claude Code's escapes (cli.js 2.1: bD splits at the first and
+		// last unescaped parenthesis, Hba unescapes \( \) then \\).
+		{`Bash(python3 -c "print\(1\)")`, "Bash", `python3 -c "print(1)"`, -1, ""},
+		{`Bash(find . \\\( -name a \\\))`, "Bash", `find . \( -name a \)`, -1, ""},
+		{`Bash(find . -exec rm {} \;)`, "Bash", `find . -exec rm {} \;`, -1, ""},
+		{`Bash(echo \)`, "", "", 10, "escaped"},
+		{`Bash(echo \\)`, "Bash", `echo \`, -1, ""},
+		// Spaces inside the parentheses are kept as written.
+		{"Bash(dd :*)", "Bash", "dd :*", -1, ""},
+		{"Read( ** /*token*)", "Read", " ** /*token*", -1, ""},
 	}
 	for _, tt := range tests {
 		r, err := Parse(tt.in)
@@ -57,6 +67,42 @@ func TestParse(t *testing.T) {
 		}
 		if r.Text != strings.TrimSpace(tt.in) {
 			t.Errorf("Parse(%q).Text = %q", tt.in, r.Text)
+		}
+	}
+}
+
+func TestPaddedTrimmed(t *testing.T) {
+	tests := []struct {
+		in     string
+		padded bool
+		trim   string // Trimmed(false)
+		trimP  string // Trimmed(true)
+	}{
+		{"Bash(dd :*)", true, "dd:*", "dd:*"},
+		{"Bash(sudo   :*)", true, "sudo:*", "sudo:*"},
+		{"Bash( git push:*)", true, "git push:*", "git push:*"},
+		{"Bash(npm test )", true, "npm test", "npm test"},
+		{"Bash(npm test:*)", false, "npm test:*", "npm test:*"},
+		{"Bash(ls *)", false, "ls *", "ls *"},
+		{"Read( ** /*token*)", true, "** /*token*", "**/*token*"},
+		{"Read(src/ ** )", true, "src/ **", "src/**"},
+		{"Read(./.env)", false, "./.env", "./.env"},
+	}
+	for _, tt := range tests {
+		r, err := Parse(tt.in)
+		if err != nil {
+			t.Fatalf("Parse(%q): %v", tt.in, err)
+		}
+		if r.Padded() != tt.padded || r.Trimmed(false) != tt.trim || r.Trimmed(true) != tt.trimP {
+			t.Errorf("%q: Padded %v Trimmed %q %q; want %v %q %q", tt.in, r.Padded(), r.Trimmed(false), r.Trimmed(true), tt.padded, tt.trim, tt.trimP)
+		}
+	}
+}
+
+func TestEscapeRoundTrip(t *testing.T) {
+	for _, s := range []string{`a(b)`, `\(`, `x\\y`, `print(1)`, `a\;b`, `(`, `\`} {
+		if got := Unescape(Escape(s)); got != s {
+			t.Errorf("Unescape(Escape(%q)) = %q", s, got)
 		}
 	}
 }
