@@ -71,9 +71,8 @@ func ParseAskPolicy(s string) (AskPolicy, error) {
 
 // DefaultAskPolicy returns a client's default ask policy:
 //
-//   - Claude: ask. The hook cannot tell an interactive session from
-//     "claude -p"; in -p mode Claude Code denies an ask itself, so asking
-//     is safe either way.
+//   - Claude: ask — but only where Claude Code puts a hook's question to a
+//     person (see [CanAsk]); elsewhere an ask is a deny whatever the policy.
 //   - Gemini: deny. An ask hangs a headless Gemini CLI.
 //   - Codex: deny. Codex ignores "ask" and runs the command.
 //   - Cursor: ask (the IDE shows a prompt). beforeReadFile cannot ask, so
@@ -96,6 +95,52 @@ func (o Options) askPolicy(c Client) AskPolicy {
 		return o.AskPolicy
 	}
 	return DefaultAskPolicy(c)
+}
+
+// CanAsk reports whether a hook's "ask" reaches a person for a payload with
+// meta m under opts, and when it does not, why (for the reason the model
+// reads). Where it returns false, [Run] decides the call as non-interactive,
+// so an ask rule or a safety floor comes back as a deny.
+//
+// As observed on the pinned agents (e2e tests): Claude Code turns a hook's
+// ask into a run or a refusal by its own rules in bypassPermissions mode (it
+// runs writes to its "sensitive" paths .git/, .claude/, .vscode/ and refuses
+// the rest), has nobody to ask in dontAsk mode and lets a classifier answer
+// in auto mode; it puts the question to a person (or, under -p, refuses)
+// only in default, acceptEdits and plan modes. A payload without a
+// permission_mode is treated as one that cannot ask. Codex ignores an ask
+// and runs the call; a headless Gemini CLI hangs on one.
+func CanAsk(c Client, m Meta, opts Options) (bool, string) {
+	if opts.askPolicy(c) != AskAsk {
+		switch c {
+		case Codex:
+			return false, "Codex ignores a hook's \"ask\" and would run the call"
+		case Gemini:
+			return false, "a hook's \"ask\" hangs a headless Gemini CLI"
+		}
+		return false, "the ask policy is deny"
+	}
+	switch c {
+	case Claude:
+		switch m.PermissionMode {
+		case "default", "acceptEdits", "plan":
+			return true, ""
+		case "bypassPermissions":
+			return false, "in bypassPermissions mode Claude Code does not put a hook's question to a person: it would run the call or refuse it by its own rules"
+		case "dontAsk":
+			return false, "in dontAsk mode Claude Code asks nobody"
+		case "auto":
+			return false, "in auto mode Claude Code lets a classifier, not a person, answer a hook's question"
+		case "":
+			return false, "Claude Code did not say its permission mode, so it may not ask a person"
+		}
+		return false, fmt.Sprintf("Claude Code's permission mode %q is not known to ask a person", m.PermissionMode)
+	case Cursor:
+		if m.Event == cursorRead {
+			return false, "Cursor's beforeReadFile hook cannot ask"
+		}
+	}
+	return true, ""
 }
 
 // Options configure [Run] and [Encode]. The zero value means defaults.
@@ -126,4 +171,7 @@ type Meta struct {
 	// Input is the tool input as mapped into the call, kept to check that a
 	// rewrite can be expressed to the client.
 	Input json.RawMessage
+	// PermissionMode is the payload's permission_mode as sent (Claude Code,
+	// Codex), or "".
+	PermissionMode string
 }

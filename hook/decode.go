@@ -236,6 +236,7 @@ func (f fields) decodeClaudeLike(call *toolgate.Call, m *Meta, event string) err
 	if err != nil {
 		return err
 	}
+	m.PermissionMode = pm
 	if pm != "" {
 		name, ok := clientModes[pm]
 		if !ok {

@@ -52,9 +52,14 @@ import (
 func Encode(c Client, d toolgate.Decision, m Meta, opts Options) (stdout []byte, stderr string, exit int) {
 	out := d.Outcome.Effective()
 	reason := Explain(d)
-	if out == toolgate.Ask && !canAsk(c, m, opts) {
+	canAsk, why := CanAsk(c, m, opts)
+	if out == toolgate.Ask && !canAsk {
 		out = toolgate.Deny
-		reason = askDenied(c, d)
+		reason = askDenied(c, d, why)
+	} else if out == toolgate.Deny && !canAsk && len(d.Reasons) > 0 && d.Reasons[0].Kind == toolgate.KindMode {
+		// The engine turned an ask into a deny because nobody can be
+		// asked: say why, in the client's terms.
+		reason += " (" + why + ")"
 	}
 	if out == toolgate.Modify || (out == toolgate.Ask && len(bytes.TrimSpace(d.Input)) > 0) {
 		// An approved ask runs the rewritten input too, so it needs the
@@ -87,17 +92,12 @@ func Encode(c Client, d toolgate.Decision, m Meta, opts Options) (stdout []byte,
 	return buf.Bytes(), stderr, 0
 }
 
-// canAsk reports whether an ask may be passed on to the client.
-func canAsk(c Client, m Meta, opts Options) bool {
-	if opts.askPolicy(c) != AskAsk {
-		return false
-	}
-	return !(c == Cursor && m.Event == cursorRead)
-}
-
-func askDenied(c Client, d toolgate.Decision) string {
+func askDenied(c Client, d toolgate.Decision, why string) string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "toolgate: this call needs a person's approval, and nobody can be asked through %s here, so it is denied", c)
+	if why != "" {
+		fmt.Fprintf(&b, " (%s)", why)
+	}
 	if d.Prompt != "" {
 		fmt.Fprintf(&b, "; the question was: %s", d.Prompt)
 	}

@@ -21,8 +21,10 @@ import (
 // stderr and nothing on stdout. With exit status 0, stdout holds exactly
 // one JSON object.
 //
-// Where the ask policy is deny, the call is decided with NonInteractive
-// set, so the engine's reasons say why an ask became a deny.
+// Where the client cannot put a question to a person ([CanAsk]: the ask
+// policy is deny, or the client's mode would not ask), the call is decided
+// with NonInteractive set, so the engine's reasons say why an ask became a
+// deny.
 //
 // When ctx can end, decide runs on its own goroutine and Run returns when
 // ctx ends even if decide does not; that goroutine is then abandoned (the
@@ -73,7 +75,7 @@ func run(ctx context.Context, c Client, stdin io.Reader, decide func(toolgate.Ca
 	if opts.Home != "" {
 		call.Home = opts.Home
 	}
-	if opts.askPolicy(c) == AskDeny {
+	if ok, _ := CanAsk(c, meta, opts); !ok {
 		call.NonInteractive = true
 	}
 	d, err := decideCtx(ctx, decide, call)
