@@ -109,6 +109,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, build func(c
 		return 2
 	}
 	var revision string
+	var evalTime time.Duration // the engine's decision alone, for the audit event
 	decide := func(call toolgate.Call) (toolgate.Decision, error) {
 		chk, err := build(call.Cwd, configs)
 		if err != nil {
@@ -120,7 +121,10 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, build func(c
 		if r, ok := chk.(interface{ Revision() string }); ok {
 			revision = r.Revision()
 		}
-		return chk.Decide(call), nil
+		start := time.Now()
+		d := chk.Decide(call)
+		evalTime = time.Since(start)
+		return d, nil
 	}
 	if *auditPath != "" {
 		sink, err := audit.Open(*auditPath)
@@ -132,7 +136,7 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, build func(c
 		opts.Audit = func(call toolgate.Call, d toolgate.Decision) {
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Second)
 			defer cancel()
-			if err := sink.Record(ctx, audit.NewEvent(call, d, 0, revision, nil)); err != nil {
+			if err := sink.Record(ctx, audit.NewEvent(call, d, evalTime, revision, nil)); err != nil {
 				fmt.Fprintf(stderr, "toolgate hook %s: audit log: %v\n", c, err)
 			}
 		}

@@ -3,6 +3,8 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/toolgate/toolgate"
@@ -20,6 +22,14 @@ func (c *cli) hook(args []string) int {
 // files, or the standard files discovered from cwd, above the built-in
 // default. Every diagnostic of a configuration that fails to load is in the
 // error, which blocks the call.
+//
+// The hook also protects what it runs on (SPEC §7, "an agent must never
+// switch its own gate off"): besides the built-in protected paths (which
+// cover .claude, .gemini, .codex, .cursor, .toolgate and toolgate's user and
+// managed config directories), writes to the toolgate binary this hook is
+// running from, to every configuration file it loaded, to the agents'
+// relocated homes ($CODEX_HOME, $CLAUDE_CONFIG_DIR, $GEMINI_CLI_HOME) and to
+// their system-wide settings directories are protected paths too.
 func (c *cli) hookBuild(cwd string, configs []string) (toolgate.Checker, error) {
 	p := &policyFlags{configs: configs, cwd: cwd}
 	e, err := c.resolveEnv(p)
@@ -31,7 +41,8 @@ func (c *cli) hookBuild(cwd string, configs []string) (toolgate.Checker, error) 
 	if err != nil {
 		return nil, err
 	}
-	cfg, err := toolgate.Compile(set.Layers, opts.Engine)
+	layers := append(set.Layers, toolgate.Layer{Source: toolgate.SourceCLI, ProtectedPaths: c.hookProtected(set)})
+	cfg, err := toolgate.Compile(layers, opts.Engine)
 	if err != nil {
 		var ds toolgate.Diagnostics
 		if errors.As(err, &ds) {
@@ -44,4 +55,60 @@ func (c *cli) hookBuild(cwd string, configs []string) (toolgate.Checker, error) 
 		return nil, err
 	}
 	return cfg, nil
+}
+
+// agentSystemDirs are the agents' system-wide settings directories.
+var agentSystemDirs = []string{"/etc/claude-code", "/etc/gemini-cli", "/etc/codex"}
+
+// hookProtected lists the paths, as absolute path patterns, that the hook
+// protects beyond the built-in list.
+func (c *cli) hookProtected(set *config.Set) []toolgate.RuleSpec {
+	var paths []string
+	add := func(p string) {
+		if p == "" || !filepath.IsAbs(p) {
+			return
+		}
+		p = filepath.Clean(p)
+		paths = append(paths, p)
+		if r, err := filepath.EvalSymlinks(p); err == nil && r != p {
+			paths = append(paths, r)
+		}
+	}
+	if exe, err := os.Executable(); err == nil {
+		add(exe)
+	}
+	if len(os.Args) > 0 {
+		add(os.Args[0])
+	}
+	for _, f := range set.Files {
+		add(f.Path)
+	}
+	for _, v := range []string{"CODEX_HOME", "CLAUDE_CONFIG_DIR", "GEMINI_CLI_HOME"} {
+		add(c.getenv(v))
+	}
+	for _, d := range agentSystemDirs {
+		add(d)
+	}
+	seen := make(map[string]bool, len(paths))
+	var specs []toolgate.RuleSpec
+	for _, p := range paths {
+		if seen[p] || p == "/" {
+			continue
+		}
+		seen[p] = true
+		specs = append(specs, toolgate.RuleSpec{Text: "/" + escapeGlob(p)})
+	}
+	return specs
+}
+
+// escapeGlob escapes the characters a path pattern reads as glob syntax.
+func escapeGlob(p string) string {
+	var b strings.Builder
+	for _, r := range p {
+		if strings.ContainsRune(`*?[]{}\!^`, r) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }

@@ -14,6 +14,9 @@ var builtinProtected = []string{
 	".bashrc", ".zshrc", ".profile", ".bash_profile", ".bash_logout", ".zprofile", ".zshenv",
 	".gitconfig", ".git-credentials", ".netrc", ".npmrc", ".pypirc",
 	".env", ".env.*", ".envrc", ".mcp.json",
+	// Beyond SPEC §7: Claude Code's per-user state file, which holds MCP
+	// servers and per-project settings like .mcp.json does.
+	".claude.json",
 }
 
 // ManagedConfigDir is the managed configuration directory; it is always
