@@ -97,6 +97,9 @@ type Command struct {
 	Forms [][]Word
 	// Assigns names the leading assignments.
 	Assigns []string
+	// AssignWords holds the leading assignments as words, NAME=value after
+	// quote removal, for patterns that begin with assignments.
+	AssignWords []Word
 	// Unanalysable, when non-empty, says why this command cannot be
 	// analysed.
 	Unanalysable string
@@ -499,6 +502,7 @@ func (an *analyzer) call(ce *syntax.CallExpr, s *syntax.Stmt, sc scope) {
 	for _, a := range ce.Assigns {
 		if a.Name != nil {
 			c.Assigns = append(c.Assigns, a.Name.Value)
+			c.AssignWords = append(c.AssignWords, assignWord(a, sc.src))
 			an.assign(a.Name.Value)
 		}
 	}

@@ -16,6 +16,8 @@ type Pattern struct {
 	units []unit // case-sensitive, for allow
 	lower []unit // case-folded, for deny and ask
 	wild  bool
+	// assigns holds the pattern's leading assignments (assign_pattern.go).
+	assigns *Pattern
 }
 
 // PatternError is a command pattern that cannot be compiled.
@@ -85,6 +87,7 @@ func CompilePattern(spec string) (*Pattern, error) {
 		return nil, &PatternError{Offset: 0, Msg: "empty command pattern"}
 	}
 	pat := &Pattern{spec: spec}
+	words = pat.splitAssigns(words, spec)
 	for i, w := range words {
 		if i > 0 {
 			pat.units = append(pat.units, uSep)
@@ -211,8 +214,8 @@ func (p *Pattern) HasWildcard() bool { return p.wild }
 // otherwise (allow rules) it is case-sensitive and a non-static word can
 // only be covered by a *.
 func (p *Pattern) Match(words []Word, deny bool) bool {
-	if p == nil || len(words) == 0 {
-		return false
+	if p == nil || len(words) == 0 || p.assigns != nil && !deny {
+		return false // an allow pattern with assignments: MatchAllow
 	}
 	pat := p.units
 	if deny {
