@@ -25,7 +25,7 @@ func TestAssignPattern(t *testing.T) {
 		{"FOO=1 BAR=2 make", "FOO=1 BAR=2 make", true, true},
 		{"FOO=1 BAR=2 make", "BAR=2 FOO=1 make", false, true},
 		{"FOO=* make", "FOO=1 make", false, true}, // a wildcard value never approves
-		{"FOO=1", "FOO=1", false, false},         // only assignments: a literal word
+		{"FOO=1", "FOO=1", false, false},          // only assignments: a literal word
 		{"tz=utc npx vitest:*", "TZ=UTC npx vitest", false, true},
 	}
 	for _, tt := range tests {
