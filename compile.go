@@ -38,7 +38,8 @@ type Config struct {
 	additionalDirs []string
 	protection     *pathmatch.Protection
 	tools          map[string]ToolInfo
-	lowerNames     map[string]string // known tool names, lowercased once
+	lowerNames     map[string]string   // known tool names, lowercased once
+	foldNames      map[string][]string // lowercased known name → the known names that fold to it
 	toolGlobs      []toolOverride
 	rewrites       []*compiledRewrite
 	agents         map[string]*agentEntry
@@ -49,6 +50,7 @@ type Config struct {
 
 type toolOverride struct {
 	glob starGlob
+	fold starGlob // the same glob, case-insensitive: for names that differ only in case
 	spec ToolSpec
 }
 
@@ -259,7 +261,7 @@ func Compile(layers []Layer, opts Options) (*Config, error) {
 	for i := len(ls) - 1; i >= 0; i-- { // low priority first so higher ones win
 		for _, t := range ls[i].Tools {
 			if strings.Contains(t.Pattern, "*") {
-				c.toolGlobs = append(c.toolGlobs, toolOverride{glob: compileStarGlob(t.Pattern, false), spec: t})
+				c.toolGlobs = append(c.toolGlobs, toolOverride{glob: compileStarGlob(t.Pattern, false), fold: compileStarGlob(t.Pattern, true), spec: t})
 				continue
 			}
 			info, ok := c.tools[t.Pattern]
@@ -271,8 +273,14 @@ func Compile(layers []Layer, opts Options) (*Config, error) {
 	}
 
 	c.lowerNames = make(map[string]string, len(c.tools))
+	c.foldNames = make(map[string][]string, len(c.tools))
 	for name := range c.tools {
-		c.lowerNames[name] = strings.ToLower(name)
+		l := strings.ToLower(name)
+		c.lowerNames[name] = l
+		c.foldNames[l] = append(c.foldNames[l], name)
+	}
+	for _, names := range c.foldNames {
+		sort.Strings(names) // a fixed order of readings
 	}
 
 	// Protected paths and the workspace.
@@ -479,6 +487,53 @@ func applyToolSpec(info ToolInfo, t ToolSpec) ToolInfo {
 		info.ExcludesDenied = *t.ExcludesDenied
 	}
 	return info
+}
+
+// toolReading is one way of reading a call's tool name: the catalog name
+// it stands for and that name's entry.
+type toolReading struct {
+	name string
+	info ToolInfo
+}
+
+// resolveTool returns the catalog entry for a call's tool name and, when
+// the name is not itself a catalog name but differs only in case from one
+// (or from a tool glob of the configuration), the entries of those names.
+// An agent whose tool registry ignores case runs "BASH" as Bash, so deny and
+// ask rules must see the call as that kind; allow rules see the exact name
+// only (SPEC §1.1: allow matches tool names case-sensitively).
+func (c *Config) resolveTool(name, lower string) (ToolInfo, []toolReading) {
+	info := c.toolInfo(name)
+	if _, ok := c.tools[name]; ok {
+		return info, nil
+	}
+	var out []toolReading
+	add := func(r toolReading) {
+		if r.info.Kind == info.Kind && r.info.Field == info.Field {
+			return // read the same way as the exact name
+		}
+		for _, o := range out {
+			if o.info == r.info {
+				return
+			}
+		}
+		out = append(out, r)
+	}
+	for _, n := range c.foldNames[lower] {
+		add(toolReading{n, c.toolInfo(n)})
+	}
+	if len(c.toolGlobs) > 0 {
+		fi, hit := defaultToolInfo(lower), false
+		for i := range c.toolGlobs {
+			if c.toolGlobs[i].fold.match(name) {
+				fi, hit = applyToolSpec(fi, c.toolGlobs[i].spec), true
+			}
+		}
+		if hit {
+			add(toolReading{lower, fi})
+		}
+	}
+	return info, out
 }
 
 // toolInfo returns the catalog entry for a tool name.

@@ -26,9 +26,21 @@ type callCtx struct {
 	doc   *jsonin.Doc
 	input jsonin.Value
 	mode  Mode
-	mcp   []mcpSplit // readings of an MCP name
-	// mcpSure is true when the server is known without ambiguity.
-	mcpSure bool
+	// canon is the catalog name the call is read as: the tool name, or the
+	// catalog name it differs from only in case (folded).
+	canon string
+	// folded marks a call whose tool name is not a catalog name but differs
+	// only in case from one: it is read as that kind for deny and ask rules
+	// and the safety checks, and as a generic tool for allow — no kind-name
+	// rule approves it and it is never read-only (SPEC §1.1).
+	folded bool
+	// alts are further case-folded readings of a different kind, each
+	// decided too; the strictest decision wins.
+	alts []toolReading
+	mcp  []mcpSplit // every server/tool reading of an MCP name, for deny and ask
+	// mcpAllow is the one reading allow rules may use: the named server, or
+	// the only split of an exactly spelled mcp__ name; empty otherwise.
+	mcpAllow []mcpSplit
 
 	an      *shell.Analysis // the shell command's analysis, once made
 	anText  string
@@ -58,11 +70,29 @@ func (c *Config) Decide(call Call) (d Decision) {
 	if inv := c.prepare(cc, &call); inv != nil {
 		return *inv
 	}
-	d = c.decideRewritten(cc)
+	d = c.decideReadings(cc)
 	if call.Agent != "" {
 		d = c.applyAgent(cc, d)
 	}
 	return c.finish(cc, d)
+}
+
+// decideReadings decides the call as its tool is read and, when its name
+// folds to catalog names of several kinds, as each of them: deny sees every
+// form, so the strictest decision wins.
+func (c *Config) decideReadings(cc *callCtx) Decision {
+	d := c.decideRewritten(cc)
+	for _, alt := range cc.alts {
+		if d.Outcome == Deny {
+			break
+		}
+		ac := *cc
+		ac.info, ac.canon, ac.alts, ac.an = alt.info, alt.name, nil, nil
+		if d2 := c.decideRewritten(&ac); d2.Outcome.Effective().severity() > d.Outcome.Effective().severity() {
+			d = d2
+		}
+	}
+	return d
 }
 
 // finish applies the last step of evaluation: where nobody can be asked,
@@ -128,8 +158,9 @@ func (c *Config) prepare(cc *callCtx, call *Call) *Decision {
 		d := invalidf("home directory %q is not an absolute path", home)
 		return &d
 	}
-	*cc = callCtx{c: c, call: *call, tool: call.Tool, lower: c.lowerName(call.Tool), info: c.toolInfo(call.Tool),
+	*cc = callCtx{c: c, call: *call, tool: call.Tool, lower: c.lowerName(call.Tool),
 		cwd: path.Clean(cwd), home: home, doc: doc, input: root, mode: c.mode}
+	cc.setTool()
 	if home != "" {
 		cc.home = path.Clean(home)
 	}
@@ -140,11 +171,32 @@ func (c *Config) prepare(cc *callCtx, call *Call) *Decision {
 		d := invalidf("mode %s is disabled by the managed configuration", cc.mode.Name)
 		return &d
 	}
-	if cc.info.Kind == KindMCP || strings.HasPrefix(call.Tool, "mcp__") {
+	if cc.info.Kind == KindMCP || hasPrefixFold(call.Tool, "mcp__") || call.Server != "" {
 		cc.splitMCP()
 	}
 	return nil
 }
+
+// setTool reads the call's tool name against the catalog (cc.tool and
+// cc.lower set): its entry, or the entries of the catalog names it differs
+// from only in case.
+func (cc *callCtx) setTool() {
+	info, alts := cc.c.resolveTool(cc.tool, cc.lower)
+	cc.info, cc.canon = info, cc.tool
+	if len(alts) > 0 {
+		cc.info, cc.canon, cc.folded = alts[0].info, alts[0].name, true
+		cc.alts = alts[1:]
+	}
+}
+
+// mayBeReadOnly reports whether the call may count as read-only at all:
+// the request did not mark it otherwise and its kind is not only a
+// case-folded reading.
+func (cc *callCtx) mayBeReadOnly() bool { return !cc.call.NotReadOnly && !cc.folded }
+
+// hasPrefixFold reports whether s starts with the ASCII prefix p, ignoring
+// case.
+func hasPrefixFold(s, p string) bool { return len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) }
 
 // lowerName lowercases a tool name, from the table of known names when it
 // is there.
@@ -155,34 +207,61 @@ func (c *Config) lowerName(name string) string {
 	return lowerASCIIFast(name)
 }
 
-// splitMCP finds the server/tool readings of an MCP tool name.
+// splitMCP finds the server/tool readings of an MCP tool name. Deny and ask
+// rules see every split of the name (its "mcp__" prefix in any case) and the
+// named server; allow rules see the named server, or else the split of an
+// exactly spelled name that can be split only one way (SPEC §3).
 func (cc *callCtx) splitMCP() {
-	rest, ok := strings.CutPrefix(cc.tool, "mcp__")
+	srv := cc.call.Server
+	rest, ok := cc.tool, false
+	if hasPrefixFold(cc.tool, "mcp__") {
+		rest, ok = cc.tool[len("mcp__"):], true
+	}
+	exact := ok && strings.HasPrefix(cc.tool, "mcp__")
 	if !ok {
-		if cc.call.Server != "" {
-			cc.mcp = []mcpSplit{{cc.call.Server, cc.tool}}
-			cc.mcpSure = true
+		if srv != "" {
+			cc.mcp = []mcpSplit{{srv, cc.tool}}
+			cc.mcpAllow = cc.mcp
 		}
 		return
 	}
-	if cc.call.Server != "" {
-		t := rest
-		if r, ok := strings.CutPrefix(rest, cc.call.Server+"__"); ok {
-			t = r
-		}
-		cc.mcp = []mcpSplit{{cc.call.Server, t}}
-		cc.mcpSure = true
-		return
-	}
-	for i := 0; i+2 <= len(rest); i++ {
-		if rest[i] == '_' && rest[i+1] == '_' && i > 0 && i+2 < len(rest) {
+	for i := 1; i+2 < len(rest); i++ {
+		if rest[i] == '_' && rest[i+1] == '_' {
 			cc.mcp = append(cc.mcp, mcpSplit{rest[:i], rest[i+2:]})
 		}
 	}
 	if len(cc.mcp) == 0 && rest != "" && !strings.Contains(rest, "__") {
 		cc.mcp = []mcpSplit{{rest, ""}}
 	}
-	cc.mcpSure = len(cc.mcp) == 1
+	if srv == "" {
+		if exact && len(cc.mcp) == 1 {
+			cc.mcpAllow = cc.mcp
+		}
+		return
+	}
+	t := rest
+	if r, ok := cutPrefixFold(rest, srv+"__"); ok {
+		t = r
+	}
+	named := mcpSplit{srv, t}
+	cc.mcpAllow = []mcpSplit{named}
+	// Deny and ask: the named server with this tool, and with the tool of
+	// every split, besides the splits themselves.
+	n := len(cc.mcp)
+	cc.mcp = append(cc.mcp, named)
+	for _, sp := range cc.mcp[:n] {
+		if sp.tool != "" && sp.tool != t {
+			cc.mcp = append(cc.mcp, mcpSplit{srv, sp.tool})
+		}
+	}
+}
+
+// cutPrefixFold is strings.CutPrefix ignoring ASCII case.
+func cutPrefixFold(s, p string) (string, bool) {
+	if hasPrefixFold(s, p) {
+		return s[len(p):], true
+	}
+	return s, false
 }
 
 func truncate(s string, n int) string {
@@ -216,6 +295,8 @@ func (cc *callCtx) eachRuleFor(e Effect, firstWords []string, anyFirst bool, it 
 		}
 		k := cc.info.Kind
 		switch {
+		case e == EffectAllow && cc.folded:
+			// Read as a generic tool for allow: no kind-name rule.
 		case k == KindShell:
 			if anyFirst {
 				for _, rules := range ix.shellBy {
@@ -242,17 +323,19 @@ func (cc *callCtx) eachRuleFor(e Effect, firstWords []string, anyFirst bool, it 
 				fn(r)
 			}
 		}
-		if len(cc.mcp) > 0 && len(ix.byServer) > 0 {
-			if e != EffectAllow || cc.mcpSure {
-				for _, sp := range cc.mcp {
-					srv, t := sp.server, sp.tool
-					if e != EffectAllow {
-						srv = lowerASCIIFast(srv)
-					}
-					for _, r := range ix.byServer[srv] {
-						if r.mcpTool == nil || r.mcpTool.match(t) {
-							fn(r)
-						}
+		if len(ix.byServer) > 0 {
+			splits := cc.mcpAllow
+			if e != EffectAllow {
+				splits = cc.mcp
+			}
+			for _, sp := range splits {
+				srv, t := sp.server, sp.tool
+				if e != EffectAllow {
+					srv = lowerASCIIFast(srv)
+				}
+				for _, r := range ix.byServer[srv] {
+					if r.mcpTool == nil || r.mcpTool.match(t) {
+						fn(r)
 					}
 				}
 			}
@@ -263,7 +346,7 @@ func (cc *callCtx) eachRuleFor(e Effect, firstWords []string, anyFirst bool, it 
 			}
 		}
 	}
-	if k := cc.info.Kind; isReadKind(k) || k == KindEdit {
+	if k := cc.info.Kind; (isReadKind(k) || k == KindEdit) && !(e == EffectAllow && cc.folded) {
 		if isReadKind(k) {
 			k = KindRead
 		}
@@ -612,9 +695,9 @@ func (cc *callCtx) decidePaths() Decision {
 			continue
 		}
 		inside := cc.inWorkspace(it)
-		parts = append(parts, cc.fallback(it.display(), !edit && !cc.call.NotReadOnly && inside, secret, edit && inside, []string{suggestPath(k, it)}))
+		parts = append(parts, cc.fallback(it.display(), !edit && cc.mayBeReadOnly() && inside, secret, edit && inside && !cc.folded, []string{suggestPath(k, it)}))
 	}
-	return cc.conclude(floors, !edit && !cc.call.NotReadOnly, parts)
+	return cc.conclude(floors, !edit && cc.mayBeReadOnly(), parts)
 }
 
 func (it *pathItem) display() string {
@@ -701,7 +784,7 @@ func (cc *callCtx) decideFetch() Decision {
 		}
 		parts = []verdict{fv}
 	}
-	return cc.conclude(nil, !cc.call.NotReadOnly, parts)
+	return cc.conclude(nil, cc.mayBeReadOnly(), parts)
 }
 
 // ---- everything else: web searches, agents, MCP and generic tools ----
@@ -728,7 +811,7 @@ func (cc *callCtx) decideGeneric() Decision {
 			allow.offer(r, "")
 		}
 	})
-	ro := cc.info.ReadOnly && !cc.call.NotReadOnly
+	ro := cc.info.ReadOnly && cc.mayBeReadOnly()
 	var parts []verdict
 	if v, ok := cc.ruleVerdict(ask, allow); ok {
 		parts = []verdict{v}
@@ -985,7 +1068,7 @@ func (cc *callCtx) decideShell() Decision {
 			parts = append(parts, v)
 			continue
 		}
-		ro := cmd.ReadOnly && !cc.call.NotReadOnly && len(an.UnsafeAssign) == 0 && cmd.Dir != ""
+		ro := cmd.ReadOnly && cc.mayBeReadOnly() && len(an.UnsafeAssign) == 0 && cmd.Dir != ""
 		if ro {
 			for _, items := range [][]pathItem{cp.args, cp.reads, cp.searches} {
 				for j := range items {
@@ -995,7 +1078,7 @@ func (cc *callCtx) decideShell() Decision {
 				}
 			}
 		}
-		ae := cmd.AcceptEdits && len(an.UnsafeAssign) == 0 && cmd.Dir != "" && len(cp.writes) > 0
+		ae := cmd.AcceptEdits && !cc.folded && len(an.UnsafeAssign) == 0 && cmd.Dir != "" && len(cp.writes) > 0
 		if ae {
 			for j := range cp.writes {
 				if !cc.inWorkspace(&cp.writes[j]) {
@@ -1018,7 +1101,7 @@ func (cc *callCtx) decideShell() Decision {
 	if len(parts) == 0 {
 		parts = append(parts, cc.fallback(cmdText, an.ReadOnly, false, false, nil))
 	}
-	return cc.conclude(floors, an.ReadOnly && !cc.call.NotReadOnly, parts)
+	return cc.conclude(floors, an.ReadOnly && cc.mayBeReadOnly(), parts)
 }
 
 func (cc *callCtx) allInWorkspace(items []pathItem) bool {

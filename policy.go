@@ -190,8 +190,9 @@ func (c *Config) MatchingRules(call Call) MatchingRules {
 
 // toolCtx builds a minimal call context for questions about a tool name.
 func (c *Config) toolCtx(tool string) *callCtx {
-	cc := &callCtx{c: c, call: Call{Tool: tool}, tool: tool, lower: strings.ToLower(tool), info: c.toolInfo(tool), mode: c.mode}
-	if strings.HasPrefix(tool, "mcp__") || cc.info.Kind == KindMCP {
+	cc := &callCtx{c: c, call: Call{Tool: tool}, tool: tool, lower: strings.ToLower(tool), mode: c.mode}
+	cc.setTool()
+	if hasPrefixFold(tool, "mcp__") || cc.info.Kind == KindMCP {
 		cc.splitMCP()
 	}
 	return cc
@@ -205,18 +206,19 @@ func (cc *callCtx) ruleNamesToolAllow(r *crule) bool {
 	}
 	switch {
 	case r.isKind:
-		return kindFamily(r.kind, cc.info.Kind)
+		return !cc.folded && kindFamily(r.kind, cc.info.Kind)
 	case r.nameGlob != nil:
 		return r.nameGlob.match(cc.tool)
 	case r.mcpServer != "":
 		if r.name != "" && r.name == cc.tool {
 			return true
 		}
-		if !cc.mcpSure {
-			return false
+		for _, sp := range cc.mcpAllow {
+			if sp.server == r.mcpServer && (r.mcpTool == nil || r.mcpTool.match(sp.tool)) {
+				return true
+			}
 		}
-		sp := cc.mcp[0]
-		return sp.server == r.mcpServer && (r.mcpTool == nil || r.mcpTool.match(sp.tool))
+		return false
 	}
 	return r.name == cc.tool
 }

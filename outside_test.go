@@ -1,0 +1,219 @@
+package toolgate_test
+
+import (
+	"encoding/json"
+	"io/fs"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/toolgate/toolgate"
+)
+
+// Tests for the parts of issue 9 outside the shell analysis: tool names in
+// every case, URLs the parsers read differently, reason parts, content
+// searches of files, settings and trust, MCP servers and shell working
+// directories.
+
+// outsideCase is one call and what must come of it. kind, rule and part are
+// checked when set.
+type outsideCase struct {
+	name   string
+	tool   string
+	input  string
+	server string
+	mode   string
+	want   toolgate.Outcome
+	kind   toolgate.ReasonKind
+	rule   string
+	part   string
+}
+
+func runOutside(t *testing.T, cfg *toolgate.Config, cases []outsideCase) {
+	t.Helper()
+	for _, tc := range cases {
+		call := toolgate.Call{Tool: tc.tool, Input: json.RawMessage(tc.input), Cwd: "/p", Home: "/home/u", Server: tc.server}
+		if tc.mode != "" {
+			m, err := toolgate.ParseMode(tc.mode)
+			if err != nil {
+				t.Fatal(err)
+			}
+			call.Mode = &m
+		}
+		d := cfg.Decide(call)
+		r := d.Reason()
+		name := tc.name
+		if name == "" {
+			name = tc.tool + " " + tc.input
+		}
+		switch {
+		case d.Outcome != tc.want:
+		case tc.kind != "" && r.Kind != tc.kind:
+		case tc.rule != "" && r.Rule != tc.rule:
+		case tc.part != "" && r.Part != tc.part:
+		default:
+			continue
+		}
+		t.Errorf("%s:\n\tgot  %s %s %q part %q\n\twant %s %s %q part %q\n\treasons %+v", name, d.Outcome, r.Kind, r.Rule, r.Part, tc.want, tc.kind, tc.rule, tc.part, d.Reasons)
+	}
+}
+
+func compileOutside(t *testing.T, opts toolgate.Options, layers ...toolgate.Layer) *toolgate.Config {
+	t.Helper()
+	if opts.UserConfigDir == "" {
+		opts.UserConfigDir = "/home/u/.config/toolgate"
+	}
+	c, err := toolgate.Compile(layers, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+func outcomePtr(o toolgate.Outcome) *toolgate.Outcome { return &o }
+
+// Deny and ask rules fold case on tool names for every tool; allow rules
+// do not, and a name that only folds to a catalog name is read as a
+// generic tool for allow (SPEC §1.1).
+func TestToolNameCaseFolding(t *testing.T) {
+	l := layer(toolgate.SourceUser,
+		[]string{"Bash(ls:*)", "Read", "WebFetch(domain:docs.example.com)", "mcp__srv__get_*", "Grep", "Edit(./src/**)"},
+		[]string{"Bash(rm:*)", "WebFetch(domain:evil.example)", "mcp__srv__delete_*", "Read(./.env)", "mcp__locked", "grep(./private/**)"},
+		[]string{"Bash(git push:*)", "webfetch(domain:ask.example)"})
+	l.DefaultReadOnly = outcomePtr(toolgate.Allow)
+	cfg := compileOutside(t, toolgate.Options{}, l)
+	runOutside(t, cfg, []outsideCase{
+		// Attacks: the name differs only in case from a catalog name.
+		{tool: "BASH", input: `{"command":"rm -rf build"}`, want: toolgate.Deny, kind: toolgate.KindRule, rule: "Bash(rm:*)"},
+		{tool: "bAsH", input: `{"command":"ls; rm x"}`, want: toolgate.Deny, rule: "Bash(rm:*)"},
+		{tool: "RUN_SHELL_COMMAND", input: `{"command":"rm x"}`, want: toolgate.Deny, rule: "Bash(rm:*)"},
+		{tool: "Exec_Command", input: `{"cmd":"rm x"}`, want: toolgate.Deny, rule: "Bash(rm:*)"},
+		{tool: "BASH", input: `{"command":"git push -f"}`, want: toolgate.Ask, kind: toolgate.KindRule, rule: "Bash(git push:*)"},
+		{tool: "webfetch", input: `{"url":"https://evil.example/"}`, want: toolgate.Deny, rule: "WebFetch(domain:evil.example)"},
+		{tool: "WEBFETCH", input: `{"url":"https://ask.example/"}`, want: toolgate.Ask, rule: "webfetch(domain:ask.example)"},
+		{tool: "Web_Fetch", input: `{"url":"https://evil.example/"}`, want: toolgate.Deny, rule: "WebFetch(domain:evil.example)"},
+		{tool: "MCP__SRV__delete_repo", input: `{}`, want: toolgate.Deny, rule: "mcp__srv__delete_*"},
+		{tool: "Mcp__Srv__Delete_Repo", input: `{}`, want: toolgate.Deny, rule: "mcp__srv__delete_*"},
+		{tool: "MCP__LOCKED__anything", input: `{}`, want: toolgate.Deny, rule: "mcp__locked"},
+		{tool: "READ", input: `{"file_path":".env"}`, want: toolgate.Deny, rule: "Read(./.env)"},
+		{tool: "rEAD_FILE", input: `{"path":"/p/.env"}`, want: toolgate.Deny, rule: "Read(./.env)"},
+		{tool: "VIEW", input: `{"file_path":".env"}`, want: toolgate.Deny, rule: "Read(./.env)"},
+		{tool: "GREP", input: `{"pattern":"x","path":"private/a"}`, want: toolgate.Deny, rule: "grep(./private/**)"},
+		{tool: "EDIT", input: `{"file_path":"/p/.env"}`, want: toolgate.Deny, rule: "Read(./.env)"},
+		// Such a name is generic for allow: kind rules approve nothing of it,
+		// it is never read-only, and acceptEdits does not cover it.
+		{tool: "BASH", input: `{"command":"ls -la"}`, want: toolgate.Ask, kind: toolgate.KindDefault},
+		{tool: "READ", input: `{"file_path":"/p/a.go"}`, want: toolgate.Ask, kind: toolgate.KindDefault},
+		{tool: "view", input: `{"file_path":"/p/a.go"}`, want: toolgate.Ask, kind: toolgate.KindDefault},
+		{tool: "GREP", input: `{"pattern":"x"}`, want: toolgate.Ask, kind: toolgate.KindSafety}, // a content search of /p, where .env is denied
+		{tool: "WebFETCH", input: `{"url":"https://docs.example.com/"}`, want: toolgate.Ask, kind: toolgate.KindDefault},
+		{tool: "MCP__SRV__get_issue", input: `{}`, want: toolgate.Ask, kind: toolgate.KindDefault},
+		{tool: "EDIT", input: `{"file_path":"/p/src/a.go"}`, mode: "acceptEdits", want: toolgate.Ask, kind: toolgate.KindDefault},
+		{tool: "READ", input: `{"file_path":"/p/a.go"}`, mode: "plan", want: toolgate.Deny, kind: toolgate.KindMode},
+		// Benign look-alikes: the exact catalog names.
+		{tool: "Bash", input: `{"command":"ls -la"}`, want: toolgate.Allow, rule: "Bash(ls:*)"},
+		{tool: "bash", input: `{"command":"ls -la"}`, want: toolgate.Allow, rule: "Bash(ls:*)"},
+		{tool: "Read", input: `{"file_path":"/p/a.go"}`, want: toolgate.Allow, rule: "Read"},
+		{tool: "read", input: `{"file_path":"/p/a.go"}`, want: toolgate.Allow, rule: "Read"},
+		{tool: "View", input: `{"file_path":"/p/a.go"}`, want: toolgate.Allow, rule: "Read"},
+		{tool: "WebFetch", input: `{"url":"https://docs.example.com/"}`, want: toolgate.Allow},
+		{tool: "mcp__srv__get_issue", input: `{}`, want: toolgate.Allow, rule: "mcp__srv__get_*"},
+		{tool: "mcp__srv__delete_repo", input: `{}`, want: toolgate.Deny, rule: "mcp__srv__delete_*"},
+		{tool: "Edit", input: `{"file_path":"/p/src/a.go"}`, mode: "acceptEdits", want: toolgate.Allow},
+		{tool: "Bash", input: `{"command":"rm x"}`, want: toolgate.Deny, rule: "Bash(rm:*)"},
+	})
+
+	// An allow rule naming the exact spelling still approves it, as a
+	// generic tool.
+	l2 := layer(toolgate.SourceUser, []string{"BASH"}, []string{"Bash(rm:*)"}, nil)
+	runOutside(t, compileOutside(t, toolgate.Options{}, l2), []outsideCase{
+		{tool: "BASH", input: `{"command":"ls"}`, want: toolgate.Allow, rule: "BASH"},
+		{tool: "BASH", input: `{"command":"rm -rf x"}`, want: toolgate.Deny, rule: "Bash(rm:*)"},
+	})
+}
+
+// Catalog entries of the configuration fold too: exact names and globs.
+func TestToolNameCaseFoldingConfigured(t *testing.T) {
+	l := layer(toolgate.SourceUser, []string{"Read"}, []string{"Read(./.env)", "Bash(rm:*)"}, nil)
+	kr, ks := toolgate.KindRead, toolgate.KindShell
+	fpath, fscript := "path", "script"
+	l.Tools = []toolgate.ToolSpec{
+		{Pattern: "mcp__fs__read_*", Kind: &kr, Field: &fpath},
+		{Pattern: "runner", Kind: &ks, Field: &fscript},
+	}
+	cfg := compileOutside(t, toolgate.Options{}, l)
+	runOutside(t, cfg, []outsideCase{
+		{tool: "MCP__FS__read_file", input: `{"path":"/p/.env"}`, want: toolgate.Deny, rule: "Read(./.env)"},
+		{tool: "mcp__fs__READ_file", input: `{"path":"/p/.env"}`, want: toolgate.Deny, rule: "Read(./.env)"},
+		{tool: "RUNNER", input: `{"script":"rm -rf x"}`, want: toolgate.Deny, rule: "Bash(rm:*)"},
+		{tool: "MCP__FS__read_file", input: `{"path":"/p/a.go"}`, want: toolgate.Ask, kind: toolgate.KindDefault},
+		// look-alikes
+		{tool: "mcp__fs__read_file", input: `{"path":"/p/a.go"}`, want: toolgate.Allow, rule: "Read"},
+		{tool: "mcp__fs__read_file", input: `{"path":"/p/.env"}`, want: toolgate.Deny, rule: "Read(./.env)"},
+		{tool: "runner", input: `{"script":"rm -rf x"}`, want: toolgate.Deny, rule: "Bash(rm:*)"},
+	})
+
+	// Two catalog names that fold alike but read differently: both
+	// readings are decided and the stricter wins.
+	ke := toolgate.KindEdit
+	l3 := layer(toolgate.SourceUser, nil, []string{"Bash(rm:*)", "Edit(./locked/**)"}, nil)
+	fcmd := "command"
+	l3.Tools = []toolgate.ToolSpec{{Pattern: "Tool", Kind: &ks, Field: &fcmd}, {Pattern: "tool", Kind: &ke}}
+	cfg3 := compileOutside(t, toolgate.Options{}, l3)
+	runOutside(t, cfg3, []outsideCase{
+		{tool: "TOOL", input: `{"command":"rm x","file_path":"/p/a"}`, want: toolgate.Deny, rule: "Bash(rm:*)"},
+		{tool: "TOOL", input: `{"command":"ls","file_path":"/p/locked/a"}`, want: toolgate.Deny, rule: "Edit(./locked/**)"},
+		{tool: "TOOL", input: `{"command":"ls","file_path":"/p/a"}`, want: toolgate.Ask},
+	})
+}
+
+// MCP calls: the request's server is the server for allow; deny and ask
+// rules match it and every split of the tool name (SPEC §1, §3).
+func TestMCPServerField(t *testing.T) {
+	l := layer(toolgate.SourceUser,
+		[]string{"mcp__github__get_*", "mcp__gh__list_*"},
+		[]string{"mcp__gh__delete_*", "mcp__github__drop_*", "mcp__blocked"},
+		[]string{"mcp__github__create_*"})
+	cfg := compileOutside(t, toolgate.Options{}, l)
+	runOutside(t, cfg, []outsideCase{
+		{name: "deny by the name's split", tool: "mcp__gh__delete_repo", server: "github", input: `{}`, want: toolgate.Deny, rule: "mcp__gh__delete_*"},
+		{name: "deny by the named server", tool: "mcp__gh__drop_table", server: "github", input: `{}`, want: toolgate.Deny, rule: "mcp__github__drop_*"},
+		{name: "deny a whole named server", tool: "mcp__x__y", server: "blocked", input: `{}`, want: toolgate.Deny, rule: "mcp__blocked"},
+		{name: "deny a whole split server", tool: "mcp__blocked__y", server: "other", input: `{}`, want: toolgate.Deny, rule: "mcp__blocked"},
+		{name: "ask by the named server", tool: "mcp__gh__create_issue", server: "github", input: `{}`, want: toolgate.Ask, rule: "mcp__github__create_*"},
+		{name: "deny, server in another case", tool: "mcp__x__y", server: "BLOCKED", input: `{}`, want: toolgate.Deny, rule: "mcp__blocked"},
+		{name: "bare tool name with a server", tool: "delete_everything", server: "blocked", input: `{}`, want: toolgate.Deny, rule: "mcp__blocked"},
+		// Allow takes the named server only.
+		{name: "allow by the named server", tool: "mcp__github__get_issue", server: "github", input: `{}`, want: toolgate.Allow, rule: "mcp__github__get_*"},
+		{name: "allow by the named server, other prefix", tool: "mcp__gh__get_issue", server: "github", input: `{}`, want: toolgate.Ask, kind: toolgate.KindDefault},
+		{name: "split server is not the named one", tool: "mcp__gh__list_repos", server: "github", input: `{}`, want: toolgate.Ask, kind: toolgate.KindDefault},
+		{name: "no server named", tool: "mcp__gh__list_repos", input: `{}`, want: toolgate.Allow, rule: "mcp__gh__list_*"},
+		{name: "bare tool name with its server", tool: "get_issue", server: "github", input: `{}`, want: toolgate.Allow, rule: "mcp__github__get_*"},
+	})
+}
+
+// §2: every rule of the session layer decides with reason kind session.
+func TestSessionReasonKind(t *testing.T) {
+	s := layer(toolgate.SourceSession, []string{"Bash(make:*)", "WebFetch(domain:docs.example.com)"}, []string{"Read(./.env)", "mcp__x"}, []string{"Bash(git push:*)"})
+	cfg := compileOutside(t, toolgate.Options{}, s, layer(toolgate.SourceUser, []string{"Bash(ls:*)"}, nil, nil))
+	runOutside(t, cfg, []outsideCase{
+		{tool: "Bash", input: `{"command":"make all"}`, want: toolgate.Allow, kind: toolgate.KindSession, rule: "Bash(make:*)"},
+		{tool: "Read", input: `{"file_path":".env"}`, want: toolgate.Deny, kind: toolgate.KindSession, rule: "Read(./.env)"},
+		{tool: "Bash", input: `{"command":"cat .env"}`, want: toolgate.Deny, kind: toolgate.KindSession, rule: "Read(./.env)"},
+		{tool: "mcp__x__y", input: `{}`, want: toolgate.Deny, kind: toolgate.KindSession},
+		{tool: "Bash", input: `{"command":"git push"}`, want: toolgate.Ask, kind: toolgate.KindSession},
+		{tool: "WebFetch", input: `{"url":"https://docs.example.com/"}`, want: toolgate.Allow, kind: toolgate.KindSession},
+		{tool: "Bash", input: `{"command":"ls"}`, want: toolgate.Allow, kind: toolgate.KindRule, rule: "Bash(ls:*)"},
+	})
+	e := toolgate.NewEngine(cfg)
+	if err := e.AddSessionRule(toolgate.EffectDeny, "Bash(ls:*)"); err != nil {
+		t.Fatal(err)
+	}
+	if d := e.Decide(bash("ls")); d.Outcome != toolgate.Deny || d.Reason().Kind != toolgate.KindSession {
+		t.Fatalf("a session rule added at run time: got %s", d)
+	}
+}
+
+var _ = fs.ErrNotExist
+var _ = strings.Contains
+var _ = time.Second
