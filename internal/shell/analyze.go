@@ -191,6 +191,25 @@ type analyzer struct {
 	nCmds   int
 	tooMany bool
 	tooDeep bool
+	// optsChanged is the command that changed the shell's options (shopt,
+	// set): every command after it is unanalysable.
+	optsChanged string
+	// dotGlobs reports that globs may match dot-files (after optsChanged).
+	dotGlobs bool
+	// critNotes describe the critical removals found (criticalRemoval).
+	critNotes []critNote
+	// lastScript is the script whose analysis ended last, with the
+	// directory it ended in (for eval, which runs in the same shell).
+	lastScript scriptEnd
+	// cdFuncs names the functions whose body changes the directory.
+	cdFuncs map[string]bool
+}
+
+// scriptEnd records where a script analysed by [analyzer.script] ended.
+type scriptEnd struct {
+	src   string
+	depth int
+	dir   string
 }
 
 func (an *analyzer) release() {
@@ -247,6 +266,7 @@ func (an *analyzer) script(src string, depth int, dir string, io *redirInfo, par
 			an.fallback(src, sc)
 		}
 	}
+	an.lastScript = scriptEnd{src: src, depth: depth, dir: dir}
 }
 
 // safeStmt walks one top-level statement, turning a panic into an issue so
@@ -294,6 +314,9 @@ func (an *analyzer) newCommand(text string, sc scope) *Command {
 	}
 	if sc.depth > MaxDepth {
 		an.deep(text)
+	}
+	if an.optsChanged != "" {
+		c.Unanalysable = "runs after " + an.optsChanged + " changed the shell's options"
 	}
 	return c
 }
@@ -418,6 +441,13 @@ func (an *analyzer) command(s *syntax.Stmt, sc, inner scope, io *redirInfo) {
 	case *syntax.FuncDecl:
 		fs := inner.sub()
 		an.stmt(cm.Body, fs)
+		if *fs.dir != *inner.dir && cm.Name != nil {
+			// Calling it changes the caller's directory.
+			if an.cdFuncs == nil {
+				an.cdFuncs = map[string]bool{}
+			}
+			an.cdFuncs[cm.Name.Value] = true
+		}
 	case *syntax.ArithmCmd:
 		an.walkArithm(cm.X, inner)
 	case *syntax.TestClause:
@@ -511,7 +541,9 @@ func (an *analyzer) call(ce *syntax.CallExpr, s *syntax.Stmt, sc scope) {
 		ws[i] = evalWord(w, sc.src)
 	}
 	an.applyIO(c, sc.io)
+	notes := len(an.critNotes)
 	an.classify(c, ws, sc)
+	an.afterClassify(c, sc, notes)
 	for _, a := range ce.Assigns {
 		if a.Value != nil {
 			an.argPaths(c, evalWord(a.Value, sc.src))
@@ -639,18 +671,41 @@ func isDangerousVar(name string) bool {
 
 // redirInfo is what the redirections of a statement do.
 type redirInfo struct {
-	writes      []PathRef
-	reads       []PathRef
+	writes []PathRef
+	reads  []PathRef
+	// stdin is the here-document or here-string that ends up on descriptor
+	// 0 (stdinSet), and whether it is static. Only a here-document on
+	// descriptor 0 is a shell's program; one on another descriptor is data.
 	stdin       string
 	stdinSet    bool
 	stdinStatic bool
+	// fd0 counts the redirections of descriptor 0 (input files, here-docs,
+	// duplications, closing); fd0Doc reports that one was a here-document
+	// or here-string. A here-document together with another redirection of
+	// descriptor 0 makes the program unreadable: stdinSet with
+	// stdinStatic false.
+	fd0    int
+	fd0Doc bool
 }
 
 func (r *redirInfo) merge(outer *redirInfo) {
 	r.writes = append(r.writes, outer.writes...)
 	r.reads = append(r.reads, outer.reads...)
-	if !r.stdinSet && outer.stdinSet {
-		r.stdin, r.stdinSet, r.stdinStatic = outer.stdin, true, outer.stdinStatic
+	switch {
+	case outer.fd0 == 0:
+	case r.fd0 == 0:
+		// The inner statement leaves descriptor 0 as the enclosing
+		// command set it.
+		r.stdin, r.stdinSet, r.stdinStatic = outer.stdin, outer.stdinSet, outer.stdinStatic
+		r.fd0, r.fd0Doc = outer.fd0, outer.fd0Doc
+	default:
+		// Both set descriptor 0 (the inner one wins in bash); with a
+		// here-document on either side the program is not read.
+		r.fd0 += outer.fd0
+		if r.fd0Doc || outer.fd0Doc {
+			r.fd0Doc = true
+			r.stdin, r.stdinSet, r.stdinStatic = "", true, false
+		}
 	}
 }
 
@@ -662,22 +717,58 @@ func isNullDevice(p string) bool {
 	return false
 }
 
+// redirFD returns the descriptor a redirection sets: its number, or the
+// operator's default (0 for input, 1 for output). It returns -1 for a
+// descriptor that is not a plain number ({var}) and 1 for &> forms.
+func redirFD(r *syntax.Redirect) int {
+	if r.N != nil {
+		v := r.N.Value
+		if !isDigits(v) {
+			return -1
+		}
+		n := 0
+		for i := 0; i < len(v) && n < 1<<20; i++ {
+			n = n*10 + int(v[i]-'0')
+		}
+		return n
+	}
+	switch r.Op {
+	case syntax.RdrIn, syntax.RdrInOut, syntax.DplIn, syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+		return 0
+	}
+	return 1
+}
+
 func (an *analyzer) redirs(rs []*syntax.Redirect, sc scope) *redirInfo {
 	if len(rs) == 0 {
 		return nil
 	}
 	ri := &redirInfo{}
 	for _, r := range rs {
+		fd := redirFD(r)
+		if fd == 0 {
+			// Redirections apply in order: the last one of descriptor 0
+			// decides what the command reads. ({var} descriptors are
+			// never 0: bash allocates them from 10 up.)
+			ri.fd0++
+		}
 		switch r.Op {
-		case syntax.Hdoc, syntax.DashHdoc:
+		case syntax.Hdoc, syntax.DashHdoc, syntax.WordHdoc:
+			if fd != 0 {
+				continue // data on another descriptor, not the program
+			}
+			ri.fd0Doc = true
 			ri.stdinSet = true
-			ri.stdin, ri.stdinStatic = heredocBody(r, sc.src)
+			if r.Op == syntax.WordHdoc {
+				wi := evalWord(r.Word, sc.src)
+				ri.stdin, ri.stdinStatic = wi.Value+"\n", wi.Static
+			} else {
+				ri.stdin, ri.stdinStatic = heredocBody(r, sc.src)
+			}
 			continue
-		case syntax.WordHdoc:
-			ri.stdinSet = true
-			wi := evalWord(r.Word, sc.src)
-			ri.stdin, ri.stdinStatic = wi.Value+"\n", wi.Static
-			continue
+		}
+		if fd == 0 {
+			ri.stdin, ri.stdinSet, ri.stdinStatic = "", false, false
 		}
 		wi := evalWord(r.Word, sc.src)
 		switch r.Op {
@@ -702,6 +793,11 @@ func (an *analyzer) redirs(rs []*syntax.Redirect, sc scope) *redirInfo {
 				ri.writes = append(ri.writes, refs...)
 			}
 		}
+	}
+	if ri.fd0Doc && ri.fd0 > 1 {
+		// A here-document or here-string and another redirection of
+		// descriptor 0: never read as the program.
+		ri.stdin, ri.stdinSet, ri.stdinStatic = "", true, false
 	}
 	return ri
 }
@@ -795,6 +891,11 @@ func (an *analyzer) walkWord(w *syntax.Word, sc scope) {
 	if w == nil {
 		return
 	}
+	if len(w.Parts) > 0 {
+		if l, ok := w.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(l.Value, "~[") {
+			an.unanalysable(sc, sliceSrc(sc.src, w), "zsh named directory (~[…])")
+		}
+	}
 	for _, p := range w.Parts {
 		an.walkPart(p, sc)
 	}
@@ -812,6 +913,12 @@ func (an *analyzer) unanalysable(sc scope, part, msg string) {
 
 func (an *analyzer) walkPart(p syntax.WordPart, sc scope) {
 	switch p := p.(type) {
+	case *syntax.SglQuoted:
+		if p.Dollar {
+			if _, nul := ansicValue(p.Value); nul {
+				an.unanalysable(sc, sliceSrc(sc.src, p), "$'…' word holding a NUL (bash cuts its value there)")
+			}
+		}
 	case *syntax.DblQuoted:
 		for _, q := range p.Parts {
 			an.walkPart(q, sc)
@@ -839,7 +946,7 @@ func (an *analyzer) walkPart(p syntax.WordPart, sc scope) {
 			}
 			an.walkWord(p.Exp.Word, sc)
 		}
-		if p.Index != nil {
+		if p.Index != nil && !allElements(p.Index) {
 			an.walkArithm(p.Index, sc)
 		}
 		if p.Slice != nil {
@@ -896,8 +1003,21 @@ func (an *analyzer) walkArithm(x syntax.ArithmExpr, sc scope) {
 	case *syntax.FlagsArithm:
 		an.walkArithm(x.X, sc)
 	case *syntax.Word:
+		if !arithStatic(x) {
+			an.unanalysable(sc, sliceSrc(sc.src, x), "arithmetic on a non-static operand (bash evaluates array subscripts inside values)")
+		}
 		an.walkWord(x, sc)
 	}
+}
+
+// allElements reports whether an array index is @ or *.
+func allElements(x syntax.ArithmExpr) bool {
+	w, ok := x.(*syntax.Word)
+	if !ok {
+		return false
+	}
+	l := w.Lit()
+	return l == "@" || l == "*"
 }
 
 // walkTest walks a [[ ]] expression, appending its words to ws.
@@ -909,9 +1029,10 @@ func (an *analyzer) walkTest(x syntax.TestExpr, sc scope, ws *[]Word) {
 		an.walkTest(x.Y, sc, ws)
 		switch x.Op {
 		case syntax.TsEql, syntax.TsNeq, syntax.TsLeq, syntax.TsGeq, syntax.TsLss, syntax.TsGtr:
+			// Both sides are evaluated as arithmetic.
 			for _, y := range []syntax.TestExpr{x.X, x.Y} {
-				if w, ok := y.(*syntax.Word); ok && hasSubscript(evalWord(w, sc.src).Value) {
-					an.unanalysable(sc, sliceSrc(sc.src, w), "array subscript in arithmetic test")
+				if w, ok := y.(*syntax.Word); !ok || !arithStatic(w) {
+					an.unanalysable(sc, sliceSrc(sc.src, y), "arithmetic test on a non-static operand (bash evaluates array subscripts inside values)")
 				}
 			}
 		}
@@ -936,4 +1057,260 @@ func (an *analyzer) walkTest(x syntax.TestExpr, sc scope, ws *[]Word) {
 func hasSubscript(s string) bool {
 	i := strings.IndexByte(s, '[')
 	return i > 0 && strings.IndexByte(s[i:], ']') > 0
+}
+
+// afterClassify applies to c what the analysis knows beyond the command
+// model: builtins that run code or change the shell's options, the
+// directory left by eval and by functions that cd, a patch that apply_patch
+// cannot be given, and the description of a critical removal. notes is the
+// length of critNotes before c was classified.
+func (an *analyzer) afterClassify(c *Command, sc scope, notes int) {
+	if c.CriticalRemoval != "" {
+		for _, n := range an.critNotes[notes:] {
+			if n.key == c.CriticalRemoval {
+				c.CriticalRemoval = n.what
+				break
+			}
+		}
+	}
+	an.critNotes = an.critNotes[:notes]
+	for _, f := range c.Forms {
+		if len(f) == 0 || !f[0].Static {
+			continue
+		}
+		switch f[0].Value {
+		case "apply_patch":
+			if !c.StdinStatic {
+				setUnanalysable(c, "apply_patch without a static patch on descriptor 0")
+			}
+		default:
+			an.builtinCode(c, f)
+		}
+	}
+	if len(c.Words) == 0 || !c.Words[0].Static {
+		return
+	}
+	switch name := c.Words[0].Value; {
+	case name == "eval" && c.Wrapper:
+		// eval runs its script in the same shell: a cd inside it moves the
+		// commands after it (bash -c runs a child and does not).
+		if an.lastScript.depth == sc.depth+1 && an.lastScript.src == joinWords(c.Words[1:]) {
+			*sc.dir = an.lastScript.dir
+		}
+	case an.cdFuncs[name]:
+		*sc.dir = "" // a function that changes the directory
+	}
+}
+
+func setUnanalysable(c *Command, msg string) {
+	if c.Unanalysable == "" {
+		c.Unanalysable = msg
+	}
+}
+
+func joinWords(ws []Word) string {
+	var b strings.Builder
+	for i, w := range ws {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(w.Value)
+	}
+	return b.String()
+}
+
+// nameBuiltins take variable names, whose array subscripts bash evaluates
+// (running the substitutions they hold).
+var nameBuiltins = map[string]bool{
+	"unset": true, "export": true, "readonly": true, "declare": true, "typeset": true, "local": true,
+	"read": true, "mapfile": true, "readarray": true, "wait": true, "getopts": true,
+}
+
+// builtinCode judges one form of a builtin that can run code or change how
+// the rest of the script is read: compgen and complete with -C, -F (and
+// compgen -W, whose word list is expanded), unset of an array element,
+// any name-taking builtin given a subscript holding a substitution, and
+// shopt and set option changes. It reports whether f names such a builtin.
+func (an *analyzer) builtinCode(c *Command, f []Word) bool {
+	name := f[0].Value
+	if nameBuiltins[name] {
+		for _, w := range f[1:] {
+			if w.Static && subscriptSubst(w.Value) {
+				setUnanalysable(c, name+" given an array subscript holding a substitution")
+			}
+		}
+	}
+	switch name {
+	case "compgen", "complete":
+		code := "CF"
+		if name == "compgen" {
+			code = "CFW"
+		}
+		for i := 1; i < len(f); i++ {
+			w := f[i]
+			if !w.Static {
+				setUnanalysable(c, name+" with a non-static argument")
+				return true
+			}
+			v := w.Value
+			if v == "--" || len(v) < 2 || v[0] != '-' && v[0] != '+' {
+				break
+			}
+			for j := 1; j < len(v); j++ {
+				ch := v[j]
+				if strings.IndexByte(code, ch) >= 0 {
+					setUnanalysable(c, name+" -"+string(ch)+" runs code")
+					return true
+				}
+				if strings.IndexByte("oAGWFCXPS", ch) >= 0 {
+					if j == len(v)-1 {
+						i++
+					}
+					break
+				}
+			}
+		}
+	case "unset":
+		for _, w := range f[1:] {
+			if !w.Static {
+				setUnanalysable(c, "unset of a non-static name")
+				continue
+			}
+			if i := strings.IndexByte(w.Value, '['); i >= 0 {
+				sub := strings.TrimSuffix(w.Value[i+1:], "]")
+				if !isDigits(sub) && sub != "@" && sub != "*" {
+					setUnanalysable(c, "unset of an array element whose subscript bash evaluates")
+				}
+			}
+		}
+	case "shopt":
+		for _, w := range f[1:] {
+			if !w.Static || len(w.Value) > 1 && w.Value[0] == '-' && strings.ContainsAny(w.Value, "su") {
+				an.changeOpts(c, f)
+				break
+			}
+		}
+	case "set":
+		if setChanges(f[1:]) {
+			an.changeOpts(c, f)
+		}
+	default:
+		return nameBuiltins[name]
+	}
+	return true
+}
+
+// subscriptSubst reports whether s holds name[...] with a substitution or
+// expansion inside the brackets.
+func subscriptSubst(s string) bool {
+	i := strings.IndexByte(s, '[')
+	if i <= 0 {
+		return false
+	}
+	j := strings.LastIndexByte(s, ']')
+	return j > i && strings.ContainsAny(s[i+1:j], "$`")
+}
+
+// harmlessSetOpts are the set -o names that change nothing the analysis
+// reads.
+var harmlessSetOpts = map[string]bool{"errexit": true, "nounset": true, "xtrace": true, "verbose": true, "pipefail": true}
+
+// setChanges reports whether set's arguments change a shell option other
+// than -e, -u, -x, -v and -o pipefail (and their -o names). Positional
+// parameters (after --, -, or the first word not starting with - or +)
+// change nothing the analysis reads.
+func setChanges(args []Word) bool {
+	for i := 0; i < len(args); i++ {
+		w := args[i]
+		if !w.Static {
+			return true
+		}
+		v := w.Value
+		if v == "--" || v == "-" || len(v) < 2 || v[0] != '-' && v[0] != '+' {
+			return false
+		}
+		for j := 1; j < len(v); j++ {
+			switch v[j] {
+			case 'e', 'u', 'x', 'v':
+			case 'o':
+				if i+1 >= len(args) {
+					return false // set -o alone prints the options
+				}
+				i++
+				if !args[i].Static || !harmlessSetOpts[args[i].Value] {
+					return true
+				}
+			default:
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// changeOpts records that c changed the shell's options: c and every
+// command after it are unanalysable, and globs from here on may match
+// dot-files.
+func (an *analyzer) changeOpts(c *Command, f []Word) {
+	setUnanalysable(c, f[0].Value+" changes the shell's options; what follows cannot be analysed")
+	if an.optsChanged == "" {
+		an.optsChanged = "'" + joinWords(f) + "'"
+	}
+	an.dotGlobs = true
+}
+
+// arithStatic reports whether an arithmetic operand is static: number
+// literals, $#, $?, $$, $!, lengths (${#x}) and nested arithmetic (judged
+// on its own). A variable name or any other expansion is not: bash
+// evaluates the array subscripts a value holds as code.
+func arithStatic(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		if !arithStaticPart(p) {
+			return false
+		}
+	}
+	return true
+}
+
+func arithStaticPart(p syntax.WordPart) bool {
+	switch p := p.(type) {
+	case *syntax.Lit:
+		return isArithNumber(p.Value)
+	case *syntax.ArithmExp:
+		return true
+	case *syntax.DblQuoted:
+		for _, q := range p.Parts {
+			if !arithStaticPart(q) {
+				return false
+			}
+		}
+		return true
+	case *syntax.ParamExp:
+		if p.Length && !p.Excl && p.Exp == nil && p.Slice == nil && p.Repl == nil {
+			return true
+		}
+		if p.Param == nil || p.Excl || p.Length || p.Index != nil || p.Exp != nil || p.Slice != nil || p.Repl != nil || p.NestedParam != nil {
+			return false
+		}
+		switch p.Param.Value {
+		case "#", "?", "$", "!":
+			return true
+		}
+	}
+	return false
+}
+
+// isArithNumber reports whether s is a number literal of bash arithmetic
+// (decimal, 0x.., octal, base#digits).
+func isArithNumber(s string) bool {
+	if s == "" || s[0] < '0' || s[0] > '9' {
+		return false
+	}
+	for i := 1; i < len(s); i++ {
+		c := s[i]
+		if !(isIdentByte(c) || c == '#' || c == '@') {
+			return false
+		}
+	}
+	return true
 }

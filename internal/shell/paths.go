@@ -8,13 +8,22 @@ import (
 // maxGlobNames caps the names one glob word may produce.
 const maxGlobNames = 1000
 
+// maxDotVariants caps the glob components given a dot-file reading when
+// shell options may make globs match dot-files (2^n variants).
+const maxDotVariants = 4
+
 // pathRefs reads a word as a path (or, for a glob, as every path it could
 // name).
 func (an *analyzer) pathRefs(w wordInfo, dir string) []PathRef {
 	if !w.Static {
 		r := PathRef{Text: w.Value, Dynamic: true}
-		if rest, ok := homeRel(w.node); ok && an.opts.Home != "" {
-			r.Path = path.Clean(an.opts.Home + "/" + rest)
+		// A word that starts with an expansion of HOME or PWD (or $(pwd))
+		// followed by static text is placed for deny checks; it stays
+		// non-static for allow rules.
+		if kv, ok := knownWord(w.node, an.opts.Home, dir); ok && !kv.derived {
+			if p := resolve(kv.value, dir, an.opts.Home); p != "" {
+				r.Path, r.Glob = p, kv.glob
+			}
 		}
 		return []PathRef{r}
 	}
@@ -32,6 +41,19 @@ func (an *analyzer) pathRefs(w wordInfo, dir string) []PathRef {
 				}
 			}
 		}
+	}
+	if an.dotGlobs {
+		// After shopt or set changed the shell's options, a glob may match
+		// dot-files: every component that bash would keep from producing
+		// one gets a reading that does.
+		var extra []string
+		for _, name := range names {
+			for _, v := range dotVariants(name) {
+				extra = append(extra, v)
+				refs = append(refs, PathRef{Text: v, Path: resolve(v, dir, an.opts.Home), Glob: true})
+			}
+		}
+		names = append(names, extra...)
 	}
 	if an.opts.Glob == nil {
 		return refs
@@ -58,6 +80,53 @@ func (an *analyzer) pathRefs(w wordInfo, dir string) []PathRef {
 		}
 	}
 	return refs
+}
+
+// dotVariants returns the readings of a glob pattern in which components
+// that start with a wildcard also match names starting with '.', as under
+// bash's dotglob: "*" also reads ".*", "?x" ".x", "[ab]x" ".x".
+func dotVariants(pat string) []string {
+	comps := strings.Split(pat, "/")
+	var idx []int
+	for i, c := range comps {
+		if c != "" && (c[0] == '*' || c[0] == '?' || c[0] == '[' && hasGlobMeta(c)) {
+			idx = append(idx, i)
+		}
+	}
+	if len(idx) == 0 {
+		return nil
+	}
+	if len(idx) > maxDotVariants {
+		// Only the reading with every component dotted, plus each alone.
+		idx = idx[:maxDotVariants]
+	}
+	var out []string
+	for mask := 1; mask < 1<<len(idx); mask++ {
+		cs := append([]string(nil), comps...)
+		for k, i := range idx {
+			if mask&(1<<k) != 0 {
+				cs[i] = dotComponent(cs[i])
+			}
+		}
+		out = append(out, strings.Join(cs, "/"))
+	}
+	return out
+}
+
+func dotComponent(c string) string {
+	switch c[0] {
+	case '*':
+		return "." + c
+	case '?':
+		return "." + c[1:]
+	}
+	// A bracket expression: the dot stands for the character it matches.
+	for j := 2; j < len(c); j++ {
+		if c[j] == ']' {
+			return "." + c[j+1:]
+		}
+	}
+	return ".*"
 }
 
 // argPaths adds a word, and every part of it after '=', '@' or ':', to the
@@ -87,91 +156,212 @@ func (an *analyzer) argPaths(c *Command, w wordInfo) {
 // directory, or the working directory or the command's directory or one of
 // their parents.
 func (an *analyzer) isCriticalDir(p, dir string) bool {
+	return an.criticalDir(p, dir) != ""
+}
+
+// criticalDir describes p when it is /, a top-level directory, the home
+// directory, or the working directory or dir or one of their parents; it
+// returns "" otherwise.
+func (an *analyzer) criticalDir(p, dir string) string {
 	if p == "" {
-		return false
+		return ""
 	}
-	if p == "/" || strings.Count(p, "/") == 1 {
-		return true
+	if p == "/" {
+		return "the root directory /"
 	}
 	if an.opts.Home != "" && p == path.Clean(an.opts.Home) {
-		return true
+		return "the home directory " + p
 	}
 	for _, d := range []string{an.opts.Cwd, dir} {
 		if d == "" {
 			continue
 		}
 		d = path.Clean(d)
-		if d == p || strings.HasPrefix(d, p+"/") {
-			return true
+		if d == p {
+			return "the working directory " + p
+		}
+		if strings.HasPrefix(d, p+"/") {
+			if strings.Count(p, "/") == 1 {
+				return "the top-level directory " + p + ", a parent of the working directory " + d
+			}
+			return p + ", a parent of the working directory " + d
 		}
 	}
-	return false
+	if strings.Count(p, "/") == 1 {
+		return "the top-level directory " + p
+	}
+	return ""
 }
 
 // criticalRemoval reports whether removing the path named by w would be a
-// critical removal.
+// critical removal. It remembers what is at risk; the command's
+// CriticalRemoval reads it (see [analyzer.noteCritical]).
 func (an *analyzer) criticalRemoval(w wordInfo, dir string) bool {
-	if w.xargs {
-		return true
-	}
-	if !w.Static {
-		if rest, ok := homeRel(w.node); ok {
-			rest = strings.TrimRight(rest, "/")
-			return rest == "" || rest == "/*" || isGlobSegment(strings.TrimPrefix(rest, "/"))
-		}
-		// A glob directly under a variable: "$DIR"/*.
-		return dynamicGlobTail(w)
-	}
-	v := w.Value
-	if v == "" {
+	what := an.criticalWhat(w, dir)
+	if what == "" {
 		return false
 	}
-	if v[0] == '~' {
-		if i := strings.IndexByte(v, '/'); i < 0 || strings.Trim(v[i:], "/") == "" {
-			return true // ~ or ~user
+	key := w.Value
+	if w.xargs {
+		key = "xargs"
+	}
+	an.critNotes = append(an.critNotes, critNote{key: key, what: what})
+	return true
+}
+
+// critNote pairs the text inspect.go stores in Command.CriticalRemoval
+// with the description of what is at risk.
+type critNote struct{ key, what string }
+
+// criticalWhat describes what removing the path named by w would put at
+// risk when that is a critical removal (§7), and returns "" otherwise.
+func (an *analyzer) criticalWhat(w wordInfo, dir string) string {
+	if w.xargs {
+		return "whatever paths xargs passes (xargs may pass any path)"
+	}
+	as := " (as '" + w.Value + "')"
+	names := []string{w.Value}
+	glob := w.glob
+	var pats []string // glob patterns, parallel to names when glob
+	if !w.Static {
+		kv, ok := knownWord(w.node, an.opts.Home, dir)
+		switch {
+		case ok && kv.derived:
+			return "a path computed from $HOME or $PWD" + as
+		case ok:
+			names, glob = []string{kv.value}, kv.glob
+			pats = []string{kv.pat}
+		case dynamicGlobTail(w):
+			// A glob directly under a variable: "$DIR"/*.
+			return "every entry of a directory named by a variable" + as
+		default:
+			return ""
+		}
+	} else {
+		if w.Value == "" {
+			return ""
+		}
+		if w.brace {
+			if exp := expandBraces(w.node); exp != nil {
+				names = exp
+			}
+		}
+		if glob && !w.brace {
+			pats = []string{w.pat}
 		}
 	}
-	names := []string{v}
-	if w.brace {
-		if exp := expandBraces(w.node); exp != nil {
-			names = exp
+	for i, name := range names {
+		pat := name
+		if pats != nil {
+			pat = pats[i]
+		}
+		if d := an.criticalName(name, pat, glob && hasGlobMeta(pat), dir); d != "" {
+			return d + as
 		}
 	}
-	for _, name := range names {
-		clean := strings.TrimRight(name, "/")
-		if clean == "" {
-			return true // "/" or "//"
+	return ""
+}
+
+// criticalName judges one name (after brace expansion); pat is its glob
+// pattern when glob is set.
+func (an *analyzer) criticalName(name, pat string, glob bool, dir string) string {
+	if !glob {
+		pat = name
+	}
+	if pat == "" {
+		return ""
+	}
+	if pat[0] == '~' && !(pat == "~" || strings.HasPrefix(pat, "~/") || pat == "~+" || strings.HasPrefix(pat, "~+/")) {
+		// ~user or ~-: a directory that cannot be placed.
+		user, tail, _ := strings.Cut(pat, "/")
+		rel := path.Clean(tail)
+		if tail == "" || rel == "." {
+			return "the home directory of " + user
 		}
-		base, parent := path.Base(clean), path.Dir(clean)
-		if w.glob && hasGlobMeta(base) {
-			// A glob directly inside a critical directory.
-			if strings.IndexByte(clean, '/') < 0 {
-				if dir == "" || an.isCriticalDir(dir, "") {
-					return true
-				}
-				continue
-			}
-			if hasGlobMeta(parent) {
-				continue
-			}
-			pp := resolve(parent, dir, an.opts.Home)
-			if pp == "" || an.isCriticalDir(pp, "") {
-				return true
-			}
-			continue
+		if rel == ".." || strings.HasPrefix(rel, "../") {
+			return "a parent of the home directory of " + user
 		}
-		p := resolve(clean, dir, an.opts.Home)
+		if glob && isGlobSegment(rel) {
+			return "every entry of the home directory of " + user
+		}
+		return ""
+	}
+	if strings.Trim(pat, "/") == "" {
+		return "the root directory /"
+	}
+	if !glob {
+		p := resolve(name, dir, an.opts.Home)
 		if p == "" {
-			if dir == "" && (clean == "." || clean == ".." || strings.HasPrefix(clean, "../") || strings.HasPrefix(clean, "./")) {
-				return true
+			if dir == "" {
+				if c := path.Clean(name); c == "." || c == ".." || strings.HasPrefix(c, "../") {
+					return "the working directory (unknown after a dynamic cd) or a parent of it"
+				}
 			}
+			return ""
+		}
+		return an.criticalDir(p, dir)
+	}
+	abs := resolve(pat, dir, an.opts.Home)
+	if abs == "" {
+		// A relative glob while the directory is unknown.
+		if strings.IndexByte(strings.TrimRight(pat, "/"), '/') < 0 {
+			return "every entry of the working directory (unknown after a dynamic cd)"
+		}
+		return "paths matching " + pat + " below an unknown working directory"
+	}
+	return an.criticalGlob(abs, dir)
+}
+
+// criticalGlob judges an absolute, cleaned glob pattern: critical when its
+// matches can include a critical directory, or when it lies directly inside
+// one (or inside a glob that can match one).
+func (an *analyzer) criticalGlob(abs, dir string) string {
+	if abs == "/" {
+		return "the root directory /"
+	}
+	if d := an.globMatchesCritical(abs, dir); d != "" {
+		return d
+	}
+	parent := path.Dir(abs)
+	if !hasGlobMeta(parent) {
+		// Globs directly inside the command's directory (after a cd) are not
+		// critical unless that directory is; the session's working
+		// directory always is.
+		if d := an.criticalDir(parent, ""); d != "" {
+			return "every entry of " + d
+		}
+		return ""
+	}
+	if d := an.globMatchesCritical(parent, dir); d != "" {
+		return "every entry of " + strings.TrimPrefix(d, "paths matching ")
+	}
+	return ""
+}
+
+// globMatchesCritical reports, describing it, a critical directory that the
+// absolute glob pattern could match.
+func (an *analyzer) globMatchesCritical(pat, dir string) string {
+	if strings.Count(pat, "/") == 1 && hasGlobMeta(pat) {
+		return "paths matching " + pat + ", which include top-level directories"
+	}
+	var cands []string
+	if an.opts.Home != "" {
+		cands = append(cands, path.Clean(an.opts.Home))
+	}
+	for _, d := range []string{an.opts.Cwd, dir} {
+		if d == "" || d[0] != '/' {
 			continue
 		}
-		if an.isCriticalDir(p, dir) {
-			return true
+		for d = path.Clean(d); d != "/"; d = path.Dir(d) {
+			cands = append(cands, d)
 		}
 	}
-	return false
+	for _, c := range cands {
+		if ok, err := path.Match(pat, c); ok || err != nil {
+			return "paths matching " + pat + ", which include " + an.criticalDir(c, dir)
+		}
+	}
+	return ""
 }
 
 func isGlobSegment(s string) bool {

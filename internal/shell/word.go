@@ -20,6 +20,7 @@ type wordInfo struct {
 	pat   string       // glob pattern: value with quoted metacharacters escaped
 	zshEq bool         // starts with an unquoted '=' (zsh =cmd expansion)
 	xargs bool         // the unknown arguments xargs appends
+	nul   bool         // a $'...' part held a NUL: bash cut its value there
 }
 
 func staticWord(v string) wordInfo {
@@ -89,7 +90,9 @@ func evalWord(w *syntax.Word, src string) wordInfo {
 		case *syntax.SglQuoted:
 			v := p.Value
 			if p.Dollar {
-				v = decodeANSIC(v)
+				var nul bool
+				v, nul = ansicValue(v)
+				wi.nul = wi.nul || nul
 			}
 			b.WriteString(v)
 			escapeGlob(&pat, v)
@@ -187,47 +190,84 @@ func unescapeDbl(s string) string {
 	return b.String()
 }
 
-// decodeANSIC decodes the body of a $'...' string.
+// decodeANSIC decodes the body of a $'...' string as bash does, cut at
+// the first NUL (bash ends the string's value there).
 func decodeANSIC(s string) string {
+	v, _ := ansicValue(s)
+	return v
+}
+
+// ansicValue decodes the body of a $'...' string. bash builds the value as
+// a C string, so an escape that yields a NUL byte (\0, \000, \x00, \x0,
+// \u0000, \U0, \c@, \400 ...) ends it: the value is cut there and nul
+// is true.
+func ansicValue(s string) (v string, nul bool) {
 	if strings.IndexByte(s, '\\') < 0 {
-		return s
+		if i := strings.IndexByte(s, 0); i >= 0 {
+			return s[:i], true
+		}
+		return s, false
 	}
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
 		if c != '\\' || i+1 >= len(s) {
+			if c == 0 {
+				return b.String(), true
+			}
 			b.WriteByte(c)
 			continue
 		}
 		i++
+		var out byte
 		switch s[i] {
 		case 'a':
-			b.WriteByte('\a')
+			out = '\a'
 		case 'b':
-			b.WriteByte('\b')
+			out = '\b'
 		case 'e', 'E':
-			b.WriteByte(0x1b)
+			out = 0x1b
 		case 'f':
-			b.WriteByte('\f')
+			out = '\f'
 		case 'n':
-			b.WriteByte('\n')
+			out = '\n'
 		case 'r':
-			b.WriteByte('\r')
+			out = '\r'
 		case 't':
-			b.WriteByte('\t')
+			out = '\t'
 		case 'v':
-			b.WriteByte('\v')
+			out = '\v'
 		case '\\', '\'', '"', '?':
-			b.WriteByte(s[i])
+			out = s[i]
 		case 'c':
-			if i+1 < len(s) {
+			if i+1 >= len(s) {
+				// A lone \c at the end stays as written.
+				b.WriteString("\\c")
+				continue
+			}
+			i++
+			ch := s[i]
+			if ch == '\\' && i+1 < len(s) && s[i+1] == '\\' {
 				i++
-				b.WriteByte(s[i] & 0x1f)
+			}
+			if ch == '?' {
+				out = 0x7f
+			} else {
+				if ch >= 'a' && ch <= 'z' {
+					ch -= 'a' - 'A'
+				}
+				out = ch & 0x1f
 			}
 		case 'x', 'u', 'U':
-			max := map[byte]int{'x': 2, 'u': 4, 'U': 8}[s[i]]
+			limit := 2
+			switch s[i] {
+			case 'u':
+				limit = 4
+			case 'U':
+				limit = 8
+			}
 			j := i + 1
-			for j < len(s) && j-i-1 < max && isHexDigit(s[j]) {
+			for j < len(s) && j-i-1 < limit && isHexDigit(s[j]) {
 				j++
 			}
 			if j == i+1 {
@@ -236,26 +276,35 @@ func decodeANSIC(s string) string {
 				continue
 			}
 			n, _ := strconv.ParseUint(s[i+1:j], 16, 32)
+			if n == 0 {
+				return b.String(), true
+			}
 			if s[i] == 'x' {
 				b.WriteByte(byte(n))
 			} else {
 				b.WriteRune(rune(n))
 			}
 			i = j - 1
+			continue
 		case '0', '1', '2', '3', '4', '5', '6', '7':
 			j := i
 			for j < len(s) && j-i < 3 && s[j] >= '0' && s[j] <= '7' {
 				j++
 			}
 			n, _ := strconv.ParseUint(s[i:j], 8, 16)
-			b.WriteByte(byte(n))
+			out = byte(n) // bash keeps the low byte: \400 is a NUL
 			i = j - 1
 		default:
 			b.WriteByte('\\')
 			b.WriteByte(s[i])
+			continue
 		}
+		if out == 0 {
+			return b.String(), true
+		}
+		b.WriteByte(out)
 	}
-	return b.String()
+	return b.String(), false
 }
 
 func isHexDigit(c byte) bool {
@@ -414,7 +463,8 @@ func isPlainParam(pe *syntax.ParamExp, name string) bool {
 }
 
 // resolve places p (static text) against dir and home. It returns "" when
-// p cannot be placed.
+// p cannot be placed. ~+ is the directory (bash's $PWD); ~- and ~user
+// cannot be placed.
 func resolve(p, dir, home string) string {
 	if p == "" {
 		return ""
@@ -426,6 +476,12 @@ func resolve(p, dir, home string) string {
 			}
 			return path.Clean(home + p[1:])
 		}
+		if p == "~+" || strings.HasPrefix(p, "~+/") {
+			if dir == "" {
+				return ""
+			}
+			return path.Clean(dir + p[2:])
+		}
 		return ""
 	}
 	if p[0] == '/' {
@@ -435,4 +491,170 @@ func resolve(p, dir, home string) string {
 		return ""
 	}
 	return path.Join(dir, p)
+}
+
+// knownVal is the value of a word whose only expansions are ones the
+// analysis knows: HOME, PWD and the output of pwd.
+type knownVal struct {
+	value   string // the word's value with the known expansions done
+	pat     string // the value as a glob pattern (quoted metacharacters escaped)
+	glob    bool   // unquoted glob characters
+	derived bool   // HOME or PWD transformed in a way not computed here
+	pwd     bool   // the word expands PWD or runs pwd
+}
+
+// knownWord evaluates w when every non-static part of it is an expansion of
+// HOME or PWD — plain or braced, quoted or not, with a default, an error or
+// an assignment operator (${HOME:?}, ${PWD:-x}), an alternate value, or a
+// suffix or prefix removal of a literal (${HOME%/}) — or a command
+// substitution running pwd ($(pwd), `pwd`, $(pwd -P)). dir is the command's
+// directory ("" when unknown: PWD then reads as "."). Other transformations
+// of HOME or PWD set derived. ok is false for any other word, and for a word
+// without any such expansion.
+func knownWord(w *syntax.Word, home, dir string) (kv knownVal, ok bool) {
+	if w == nil {
+		return kv, false
+	}
+	pwd := dir
+	if pwd == "" {
+		pwd = "."
+	}
+	var b, pat strings.Builder
+	found := false
+	var walk func(parts []syntax.WordPart, quoted bool) bool
+	walk = func(parts []syntax.WordPart, quoted bool) bool {
+		for _, p := range parts {
+			switch p := p.(type) {
+			case *syntax.Lit:
+				if quoted {
+					v := unescapeDbl(p.Value)
+					b.WriteString(v)
+					escapeGlob(&pat, v)
+					continue
+				}
+				if hasGlobMeta(p.Value) {
+					kv.glob = true
+				}
+				unescapeLit(&b, &pat, p.Value)
+			case *syntax.SglQuoted:
+				v := p.Value
+				if p.Dollar {
+					v = decodeANSIC(v)
+				}
+				b.WriteString(v)
+				escapeGlob(&pat, v)
+			case *syntax.DblQuoted:
+				if !walk(p.Parts, true) {
+					return false
+				}
+			case *syntax.ParamExp:
+				v, isPwd, okp := knownParam(p, home, pwd)
+				if !okp {
+					return false
+				}
+				found = true
+				if v == "" && isPwd < 0 {
+					kv.derived = true
+				}
+				if isPwd > 0 {
+					kv.pwd = true
+				}
+				b.WriteString(v)
+				escapeGlob(&pat, v)
+			case *syntax.CmdSubst:
+				if !isPwdSubst(p) {
+					return false
+				}
+				found, kv.pwd = true, true
+				b.WriteString(pwd)
+				escapeGlob(&pat, pwd)
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	if !walk(w.Parts, false) || !found {
+		return knownVal{}, false
+	}
+	kv.value, kv.pat = b.String(), pat.String()
+	return kv, true
+}
+
+// knownParam returns the value of an expansion of HOME or PWD. which is 1
+// for PWD, 0 for HOME and -1 (with an empty value) for a transformation
+// that is not computed.
+func knownParam(p *syntax.ParamExp, home, pwd string) (v string, which int, ok bool) {
+	if p.Param == nil || p.Excl || p.Length || p.Width || p.Index != nil || p.NestedParam != nil {
+		return "", 0, false
+	}
+	switch p.Param.Value {
+	case "HOME":
+		if home == "" {
+			return "", 0, false
+		}
+		v = home
+	case "PWD":
+		v, which = pwd, 1
+	default:
+		return "", 0, false
+	}
+	if p.Slice != nil || p.Repl != nil {
+		return "", -1, true
+	}
+	if p.Exp == nil {
+		return v, which, true
+	}
+	switch p.Exp.Op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull, syntax.ErrorUnset, syntax.ErrorUnsetOrNull,
+		syntax.AssignUnset, syntax.AssignUnsetOrNull:
+		// The variable is set and not empty: its own value.
+		return v, which, true
+	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+		if p.Exp.Word == nil {
+			return "", which, true
+		}
+		alt := evalWord(p.Exp.Word, "")
+		if !alt.Static {
+			return "", -1, true
+		}
+		return alt.Value, which, true
+	case syntax.RemSmallSuffix, syntax.RemLargeSuffix, syntax.RemSmallPrefix, syntax.RemLargePrefix:
+		if p.Exp.Word == nil {
+			return v, which, true
+		}
+		pw := evalWord(p.Exp.Word, "")
+		if !pw.Static || pw.glob {
+			return "", -1, true
+		}
+		switch p.Exp.Op {
+		case syntax.RemSmallSuffix, syntax.RemLargeSuffix:
+			return strings.TrimSuffix(v, pw.Value), which, true
+		}
+		return strings.TrimPrefix(v, pw.Value), which, true
+	}
+	return "", -1, true
+}
+
+// isPwdSubst reports whether a command substitution only runs pwd.
+func isPwdSubst(cs *syntax.CmdSubst) bool {
+	if len(cs.Stmts) != 1 {
+		return false
+	}
+	s := cs.Stmts[0]
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(s.Redirs) > 0 || s.Negated || s.Background || len(ce.Assigns) > 0 || len(ce.Args) == 0 || len(ce.Args) > 2 {
+		return false
+	}
+	if ce.Args[0].Lit() != "pwd" {
+		return false
+	}
+	if len(ce.Args) == 2 {
+		switch ce.Args[1].Lit() {
+		case "-L", "-P":
+		default:
+			return false
+		}
+	}
+	return true
 }
