@@ -543,58 +543,81 @@ func (cc *callCtx) inWorkspace(it *pathItem) bool {
 
 // isSecret reports whether any reading of a path is a secret file.
 func (cc *callCtx) isSecret(it *pathItem) bool {
+	_, ok := cc.secretPart(it)
+	return ok
+}
+
+// secretPart reports whether any reading of a path is a secret file, and
+// which: the link or its target.
+func (cc *callCtx) secretPart(it *pathItem) (string, bool) {
 	if it.unresolved {
-		return true // the link's target is unknown and could be one
+		return it.display(), true // the link's target is unknown and could be one
 	}
 	if !it.placed {
-		return pathmatch.IsSecret("/" + path.Base(it.text))
+		return it.text, pathmatch.IsSecret("/" + path.Base(it.text))
 	}
 	for _, f := range it.forms() {
 		if pathmatch.IsSecret(f) {
-			return true
-		}
-	}
-	return false
-}
-
-// protected reports whether a write to the path touches a protected path.
-func (cc *callCtx) protected(it *pathItem) (string, bool) {
-	if cc.c.protection == nil {
-		return "", true // fail closed
-	}
-	if it.unresolved {
-		return "a symlink whose target cannot be read", true
-	}
-	if !it.placed {
-		return cc.c.protection.Check("/"+path.Base(it.text), "/", cc.home)
-	}
-	for _, f := range it.forms() {
-		if e, ok := cc.c.protection.Check(f, cc.cwd, cc.home); ok {
-			return e, true
+			return f, true
 		}
 	}
 	return "", false
 }
 
+// protected reports whether a write to the path touches a protected path.
+func (cc *callCtx) protected(it *pathItem) (string, bool) {
+	e, _, ok := cc.protectedPart(it)
+	return e, ok
+}
+
+// protectedPart is protected that also names the reading that is
+// protected: the link or its target.
+func (cc *callCtx) protectedPart(it *pathItem) (entry, part string, ok bool) {
+	if cc.c.protection == nil {
+		return "", it.display(), true // fail closed
+	}
+	if it.unresolved {
+		return "a symlink whose target cannot be read", it.display(), true
+	}
+	if !it.placed {
+		e, ok := cc.c.protection.Check("/"+path.Base(it.text), "/", cc.home)
+		return e, it.text, ok
+	}
+	for _, f := range it.forms() {
+		if e, ok := cc.c.protection.Check(f, cc.cwd, cc.home); ok {
+			return e, f, true
+		}
+	}
+	return "", "", false
+}
+
 // matchPath matches a path rule against one path: deny and ask rules any
 // reading, allow rules every reading.
 func (cc *callCtx) matchPath(r *crule, it *pathItem) bool {
+	_, ok := cc.matchPathPart(r, it)
+	return ok
+}
+
+// matchPathPart is matchPath that also returns the reason's part: for deny
+// and ask, the reading that matched — the link or its target (SPEC §2) —;
+// for allow, which needs every reading, the path itself.
+func (cc *callCtx) matchPathPart(r *crule, it *pathItem) (string, bool) {
 	if !r.fold && it.unresolved {
-		return false // the target is unknown: allow needs every reading
+		return "", false // the target is unknown: allow needs every reading
 	}
 	switch r.spec {
 	case specNone:
-		return true
+		return it.display(), true
 	case specPath:
 	default:
-		return false
+		return "", false
 	}
 	if r.fold {
 		if !it.placed {
 			// After a dynamic cd the directory is unknown: try the name
 			// alone, and the path as if the directory were the working
 			// directory or any directory below it.
-			return r.pathPat.MatchName(path.Base(it.text)) ||
+			return it.text, r.pathPat.MatchName(path.Base(it.text)) ||
 				(!path.IsAbs(it.text) && !strings.HasPrefix(it.text, "~") &&
 					(r.pathPat.Match(path.Join(cc.cwd, it.text), cc.cwd, cc.home) ||
 						r.pathPat.Match(path.Join(cc.cwd, "…", it.text), cc.cwd, cc.home)))
@@ -602,23 +625,23 @@ func (cc *callCtx) matchPath(r *crule, it *pathItem) bool {
 		for _, f := range it.forms() {
 			if it.glob {
 				if r.pathPat.MayMatchGlob(f, cc.cwd, cc.home) {
-					return true
+					return f, true
 				}
 			} else if r.pathPat.Match(f, cc.cwd, cc.home) {
-				return true
+				return f, true
 			}
 		}
-		return false
+		return "", false
 	}
 	if !it.placed || it.unresolved {
-		return false
+		return "", false
 	}
 	for _, f := range it.forms() {
 		if !r.pathPat.Match(f, cc.cwd, cc.home) {
-			return false
+			return "", false
 		}
 	}
-	return true
+	return it.display(), true
 }
 
 // namesSecret reports whether an allow rule may approve reading a secret: a
@@ -639,8 +662,11 @@ func (cc *callCtx) decidePaths() Decision {
 	for i := range items {
 		it := &items[i]
 		f := func(r *crule) {
-			if !deny.beats(r) && cc.matchPath(r, it) {
-				deny.offer(r, it.display())
+			if deny.beats(r) {
+				return
+			}
+			if part, ok := cc.matchPathPart(r, it); ok {
+				deny.offer(r, part)
 			}
 		}
 		if cc.c.enabled {
@@ -658,13 +684,13 @@ func (cc *callCtx) decidePaths() Decision {
 	for i := range items {
 		it := &items[i]
 		if edit {
-			if e, ok := cc.protected(it); ok {
-				floors = append(floors, Reason{Kind: KindSafety, Part: it.display(), Message: "writes a protected path (" + e + ")"})
+			if e, part, ok := cc.protectedPart(it); ok {
+				floors = append(floors, Reason{Kind: KindSafety, Part: part, Message: "writes a protected path (" + e + ")"})
 			}
 		}
 		if k == KindSearch && !cc.info.ExcludesDenied && cc.c.enabled {
-			if r := cc.searchHitsDenied(it); r != nil {
-				floors = append(floors, Reason{Kind: KindSafety, Part: it.display(), Message: fmt.Sprintf("content search of a directory where read deny rule %q could match", r.text)})
+			if r, part := cc.searchHitsDenied(it); r != nil {
+				floors = append(floors, Reason{Kind: KindSafety, Part: part, Message: fmt.Sprintf("content search of a directory where read deny rule %q could match", r.text)})
 			}
 		}
 	}
@@ -672,19 +698,22 @@ func (cc *callCtx) decidePaths() Decision {
 	for i := range items {
 		it := &items[i]
 		var ask, allow best
-		cc.eachRuleFor(EffectAsk, nil, false, it, func(r *crule) {
-			if !ask.beats(r) && cc.matchPath(r, it) {
-				ask.offer(r, it.display())
+		askFn := func(r *crule) {
+			if ask.beats(r) {
+				return
 			}
-		})
-		if edit {
-			cc.kindRules(EffectAsk, KindRead, it, func(r *crule) {
-				if !ask.beats(r) && cc.matchPath(r, it) {
-					ask.offer(r, it.display())
-				}
-			})
+			if part, ok := cc.matchPathPart(r, it); ok {
+				ask.offer(r, part)
+			}
 		}
-		secret := !edit && cc.isSecret(it)
+		cc.eachRuleFor(EffectAsk, nil, false, it, askFn)
+		if edit {
+			cc.kindRules(EffectAsk, KindRead, it, askFn)
+		}
+		secretPart, secret := "", false
+		if !edit {
+			secretPart, secret = cc.secretPart(it)
+		}
 		cc.eachRuleFor(EffectAllow, nil, false, it, func(r *crule) {
 			if !allow.beats(r) && cc.matchPath(r, it) && (!secret || namesSecret(r)) {
 				allow.offer(r, it.display())
@@ -695,7 +724,11 @@ func (cc *callCtx) decidePaths() Decision {
 			continue
 		}
 		inside := cc.inWorkspace(it)
-		parts = append(parts, cc.fallback(it.display(), !edit && cc.mayBeReadOnly() && inside, secret, edit && inside && !cc.folded, []string{suggestPath(k, it)}))
+		part := it.display()
+		if secret {
+			part = secretPart
+		}
+		parts = append(parts, cc.fallback(part, !edit && cc.mayBeReadOnly() && inside, secret, edit && inside && !cc.folded, []string{suggestPath(k, it)}))
 	}
 	return cc.conclude(floors, !edit && cc.mayBeReadOnly(), parts)
 }
@@ -708,26 +741,28 @@ func (it *pathItem) display() string {
 }
 
 // searchHitsDenied returns a read deny rule that could match something
-// below the searched directory.
-func (cc *callCtx) searchHitsDenied(it *pathItem) *crule {
+// below the searched directory, and the reading of the directory (the link
+// or its target) below which it could.
+func (cc *callCtx) searchHitsDenied(it *pathItem) (*crule, string) {
 	var hit *crule
+	var part string
 	f := func(r *crule) {
 		if hit != nil || r.spec != specPath {
 			return
 		}
 		if !it.placed {
-			hit = r
+			hit, part = r, it.text
 			return
 		}
 		for _, form := range it.forms() {
 			if r.pathPat.MayMatchBelow(form, cc.cwd, cc.home) {
-				hit = r
+				hit, part = r, form
 				return
 			}
 		}
 	}
 	cc.kindRules(EffectDeny, KindRead, nil, f)
-	return hit
+	return hit, part
 }
 
 // ---- fetch calls ----
@@ -1016,15 +1051,15 @@ func (cc *callCtx) decideShell() Decision {
 			prot = append(prot, cp.args...)
 		}
 		for j := range prot {
-			if e, ok := cc.protected(&prot[j]); ok {
-				floors = append(floors, Reason{Kind: KindSafety, Part: cmd.Text, Message: "writes a protected path (" + e + "): " + prot[j].display()})
+			if e, form, ok := cc.protectedPart(&prot[j]); ok {
+				floors = append(floors, Reason{Kind: KindSafety, Part: cmd.Text, Message: "writes a protected path (" + e + "): " + form})
 				break
 			}
 		}
 		if enabled {
 			for j := range cp.searches {
-				if r := cc.searchHitsDenied(&cp.searches[j]); r != nil {
-					floors = append(floors, Reason{Kind: KindSafety, Part: cmd.Text, Message: fmt.Sprintf("content search of %s, where read deny rule %q could match", cp.searches[j].display(), r.text)})
+				if r, dir := cc.searchHitsDenied(&cp.searches[j]); r != nil {
+					floors = append(floors, Reason{Kind: KindSafety, Part: cmd.Text, Message: fmt.Sprintf("content search of %s, where read deny rule %q could match", dir, r.text)})
 					break
 				}
 			}

@@ -217,3 +217,28 @@ func TestSessionReasonKind(t *testing.T) {
 var _ = fs.ErrNotExist
 var _ = strings.Contains
 var _ = time.Second
+
+// §2: reason.part names the reading that decided: the link or its target,
+// whichever matched; the URL as given; a shell call's sub-command.
+func TestReasonPart(t *testing.T) {
+	links := map[string]string{"/p/docs": "/p/secret", "/p/cfg": "/home/u/.ssh", "/p/notes.txt": "/p/.env"}
+	opts := toolgate.Options{ResolveSymlinks: corpusResolver(links)}
+	l := layer(toolgate.SourceUser, []string{"Read(./docs/**)", "Read(./secret/**)", "WebFetch(domain:docs.example.com)"},
+		[]string{"Read(./secret/deny.txt)", "Edit(./docs/locked.txt)", "WebFetch(domain:evil.example)", "Bash(rm:*)"},
+		[]string{"Read(./secret/ask.txt)"})
+	cfg := compileOutside(t, opts, l)
+	runOutside(t, cfg, []outsideCase{
+		{name: "the target matched", tool: "Read", input: `{"file_path":"/p/docs/deny.txt"}`, want: toolgate.Deny, rule: "Read(./secret/deny.txt)", part: "/p/secret/deny.txt"},
+		{name: "the link matched", tool: "Edit", input: `{"file_path":"/p/docs/locked.txt"}`, want: toolgate.Deny, rule: "Edit(./docs/locked.txt)", part: "/p/docs/locked.txt"},
+		{name: "ask on the target", tool: "Read", input: `{"file_path":"docs/ask.txt"}`, want: toolgate.Ask, rule: "Read(./secret/ask.txt)", part: "/p/secret/ask.txt"},
+		{name: "allow needs one rule for both ends", tool: "Read", input: `{"file_path":"/p/docs/ok.txt"}`, want: toolgate.Ask, kind: toolgate.KindReadOnly, part: "/p/docs/ok.txt"},
+		{name: "allow names the path", tool: "Read", input: `{"file_path":"/p/secret/ok.txt"}`, want: toolgate.Allow, rule: "Read(./secret/**)", part: "/p/secret/ok.txt"},
+		{name: "protected target", tool: "Edit", input: `{"file_path":"/p/cfg/config"}`, want: toolgate.Ask, kind: toolgate.KindSafety, part: "/home/u/.ssh/config"},
+		{name: "protected link", tool: "Edit", input: `{"file_path":"/p/.git/config"}`, want: toolgate.Ask, kind: toolgate.KindSafety, part: "/p/.git/config"},
+		{name: "secret target", tool: "Read", input: `{"file_path":"/p/notes.txt"}`, want: toolgate.Ask, kind: toolgate.KindSafety, part: "/p/.env"},
+		{name: "URL as given", tool: "WebFetch", input: `{"url":"HTTPS://EVIL.example./x"}`, want: toolgate.Deny, part: "HTTPS://EVIL.example./x"},
+		{name: "allowed URL as given", tool: "WebFetch", input: `{"url":"https://Docs.Example.com/a"}`, want: toolgate.Allow, part: "https://Docs.Example.com/a"},
+		{name: "shell sub-command", tool: "Bash", input: `{"command":"ls && rm -rf x"}`, want: toolgate.Deny, rule: "Bash(rm:*)", part: "rm -rf x"},
+		{name: "shell path rule", tool: "Bash", input: `{"command":"echo hi; cat docs/deny.txt"}`, want: toolgate.Deny, rule: "Read(./secret/deny.txt)", part: "cat docs/deny.txt"},
+	})
+}
