@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 
 	"github.com/BurntSushi/toml"
@@ -93,6 +94,10 @@ type InstallOptions struct {
 	Matcher string
 	// DryRun computes the new content without writing it.
 	DryRun bool
+	// CodexTrust holds hooks.state entries (hook key → trusted_hash, as
+	// Codex's hooks/list reports them) to record in toolgate's Codex block;
+	// see [TrustCodex].
+	CodexTrust map[string]string
 	// FS is the file access; nil means [OSFS].
 	FS FS
 }
@@ -235,7 +240,7 @@ func edit(c Client, o InstallOptions, install bool) (string, []byte, error) {
 	}
 	var updated []byte
 	if c == Codex {
-		updated, err = editTOML(old, o.command(c), o.matcher(c), install)
+		updated, err = editTOML(old, o.command(c), o.matcher(c), install, o.CodexTrust)
 	} else {
 		updated, err = editJSON(c, old, o, install)
 	}
@@ -251,17 +256,26 @@ func edit(c Client, o InstallOptions, install bool) (string, []byte, error) {
 	return path, updated, nil
 }
 
-// isToolgateCommand reports whether a hook command runs "toolgate hook".
+// isToolgateCommand reports whether a hook command runs "toolgate hook":
+// the configured command, a program named toolgate or toolgate.exe run as
+// "PROG hook …", or one whose name starts with "toolgate" (a renamed
+// release binary, toolgate-linux-amd64) run as "PROG hook CLIENT …".
 func isToolgateCommand(cmd, configured string) bool {
-	if cmd == configured {
+	if configured != "" && cmd == configured {
 		return true
 	}
-	f := strings.Fields(cmd)
-	if len(f) < 2 || f[1] != "hook" {
+	f, err := splitCommand(cmd)
+	if err != nil || len(f) < 2 || f[1] != "hook" {
 		return false
 	}
-	base := filepath.Base(f[0])
-	return base == "toolgate" || base == "toolgate.exe"
+	switch base := filepath.Base(f[0]); {
+	case base == "toolgate" || base == "toolgate.exe":
+		return true
+	case strings.HasPrefix(base, "toolgate") && len(f) >= 3:
+		_, err := ParseClient(f[2])
+		return err == nil
+	}
+	return false
 }
 
 func editJSON(c Client, old []byte, o InstallOptions, install bool) ([]byte, error) {
@@ -461,7 +475,7 @@ const (
 	tomlEnd   = "# <<< toolgate hook"
 )
 
-func editTOML(old []byte, cmd, matcher string, install bool) ([]byte, error) {
+func editTOML(old []byte, cmd, matcher string, install bool, trust map[string]string) ([]byte, error) {
 	var probe map[string]any
 	if _, err := toml.Decode(string(old), &probe); err != nil {
 		return nil, fmt.Errorf("not valid TOML (%v); fix it, or add the hook by hand", err)
@@ -471,6 +485,12 @@ func editTOML(old []byte, cmd, matcher string, install bool) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
+	if install && trust == nil && found {
+		// Keep the trust recorded in the old block: installing again
+		// must not make Codex skip the hook. (A stale hash is harmless:
+		// Codex then reports the hook as modified.)
+		trust = blockTrust(text)
+	}
 	if !install {
 		if !found {
 			return old, nil
@@ -479,6 +499,16 @@ func editTOML(old []byte, cmd, matcher string, install bool) ([]byte, error) {
 	}
 	block := "[[hooks.PreToolUse]]\nmatcher = " + tomlString(matcher) + "\n\n" +
 		"[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = " + tomlString(cmd) + "\ntimeout = 10\n"
+	keys := make([]string, 0, len(trust))
+	for k := range trust {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		// Codex's own record of a trusted hook (what trusting it in
+		// codex's /hooks writes).
+		block += "\n[hooks.state." + tomlString(k) + "]\ntrusted_hash = " + tomlString(trust[k]) + "\n"
+	}
 	out := rest
 	if out != "" && !strings.HasSuffix(out, "\n") {
 		out += "\n"
@@ -510,6 +540,36 @@ func editTOML(old []byte, cmd, matcher string, install bool) ([]byte, error) {
 		return nil, errors.New("internal error: the appended hook does not read back")
 	}
 	return []byte(out), nil
+}
+
+// blockTrust returns the hooks.state entries inside toolgate's marker block
+// of text.
+func blockTrust(text string) map[string]string {
+	i := strings.Index(text, tomlBegin)
+	if i < 0 {
+		return nil
+	}
+	j := strings.Index(text[i:], tomlEnd)
+	if j < 0 {
+		return nil
+	}
+	var v struct {
+		Hooks struct {
+			State map[string]struct {
+				TrustedHash string `toml:"trusted_hash"`
+			} `toml:"state"`
+		} `toml:"hooks"`
+	}
+	if _, err := toml.Decode(text[i:i+j], &v); err != nil {
+		return nil
+	}
+	out := make(map[string]string, len(v.Hooks.State))
+	for k, st := range v.Hooks.State {
+		if st.TrustedHash != "" {
+			out[k] = st.TrustedHash
+		}
+	}
+	return out
 }
 
 // cutTOMLBlock removes toolgate's marker block, with the blank line before

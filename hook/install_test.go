@@ -400,6 +400,9 @@ func TestIsToolgateCommand(t *testing.T) {
 		"/usr/local/bin/toolgate hook gemini --x y": true,
 		"toolgate check":                            false,
 		"./toolgate-wrapper hook":                   false,
+		"/opt/toolgate-linux-amd64 hook codex":      true,
+		"'/opt/my tools/toolgate' hook claude":      true,
+		"toolgate-linux-amd64 hook vim":             false,
 		"my-hook":                                   false,
 	} {
 		if got := isToolgateCommand(cmd, "configured"); got != want {

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -18,8 +17,9 @@ import (
 
 const usage = `usage:
   toolgate hook CLIENT [--config [SOURCE=]FILE]... [--ask-policy ask|deny] [--timeout DURATION] [--audit FILE]
-  toolgate hook install CLIENT [--project|--user] [--dry-run] [--command CMD] [--matcher M]
+  toolgate hook install CLIENT [--project|--user] [--dry-run] [--command CMD] [--matcher M] [--codex PATH] [--no-check]
   toolgate hook uninstall CLIENT [--project|--user] [--dry-run] [--command CMD]
+  toolgate hook status CLIENT [--project|--user] [--codex PATH]
 
 CLIENT is claude, gemini, codex or cursor.
 
@@ -29,9 +29,18 @@ configuration (or the --config files), and answers in the client's format.
 Any failure blocks the call (exit status 2, the reason on standard error).
 
 "install" adds the hook entry to the client's settings (merging with what is
-there; installing twice changes nothing); "uninstall" removes it. The project
-is the current directory; --dry-run prints the new settings instead of
-writing them.
+there; installing twice changes nothing), with this binary's absolute path
+as the command; for codex it also records Codex's trust in the hook (asking
+codex, from PATH or --codex, for the hook's hash). It then runs the checks
+of "status" and fails (exit status 1) when the hook is not live.
+"uninstall" removes it. The project is the current directory; --dry-run
+prints the new settings instead of writing them.
+
+"status" proves that the hook is live: the agent will run it (Codex is
+asked through "codex app-server"; Claude Code's and Gemini CLI's settings
+are resolved as they resolve them, with Gemini's folder trust), its command
+exists, and one probe call through the installed command is denied. Exit
+status 0 when live, 1 when not.
 `
 
 // stringList is a repeatable string flag.
@@ -62,7 +71,9 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, build func(c
 		fmt.Fprint(stdout, usage)
 		return 0
 	case "install", "uninstall":
-		return mainInstall(args[0] == "install", args[1:], stdout, stderr)
+		return mainInstall(args[0], args[1:], stdout, stderr)
+	case "status":
+		return mainInstall("status", args[1:], stdout, stderr)
 	}
 	c, err := ParseClient(args[0])
 	if err != nil {
@@ -150,11 +161,8 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, build func(c
 	return Run(ctx, c, stdin, stdout, stderr, decide, opts)
 }
 
-func mainInstall(install bool, args []string, stdout, stderr io.Writer) int {
-	verb := "uninstall"
-	if install {
-		verb = "install"
-	}
+func mainInstall(verb string, args []string, stdout, stderr io.Writer) int {
+	install := verb == "install"
 	if len(args) == 0 {
 		fmt.Fprintf(stderr, "toolgate hook %s: missing CLIENT\n%s", verb, usage)
 		return 2
@@ -173,10 +181,12 @@ func mainInstall(install bool, args []string, stdout, stderr io.Writer) int {
 	project := fl.Bool("project", false, "the project's settings (default, except for codex)")
 	user := fl.Bool("user", false, "the user's settings (default for codex)")
 	dryRun := fl.Bool("dry-run", false, "print the new settings instead of writing them")
-	command := fl.String("command", "", "the hook command (default: toolgate hook CLIENT)")
+	command := fl.String("command", "", "the hook command (default: this binary's absolute path, hook CLIENT)")
 	matcher := fl.String("matcher", "", "the tool matcher (default: every tool)")
 	dir := fl.String("dir", "", "the project directory (default: the current directory)")
 	home := fl.String("home", "", "the home directory (default: the user's)")
+	codex := fl.String("codex", "", "the codex command that records and reports hook trust (default: codex on PATH)")
+	noCheck := fl.Bool("no-check", false, "install: skip the final status check (and Codex's trust)")
 	if err := fl.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, usage)
@@ -195,9 +205,6 @@ func mainInstall(install bool, args []string, stdout, stderr io.Writer) int {
 	}
 	o := InstallOptions{Command: *command, Matcher: *matcher, DryRun: *dryRun, Dir: *dir, Home: *home,
 		CodexHome: os.Getenv("CODEX_HOME")}
-	if install && o.Command == "" {
-		o.Command = defaultCommand(c, stderr)
-	}
 	switch {
 	case *project:
 		o.Scope = ScopeProject
@@ -210,6 +217,25 @@ func mainInstall(install bool, args []string, stdout, stderr io.Writer) int {
 	if o.Home == "" {
 		o.Home, _ = os.UserHomeDir()
 	}
+	so := StatusOptions{InstallOptions: o, Codex: *codex}
+	ctx := context.Background()
+	if verb == "status" {
+		st := CheckStatus(ctx, c, so)
+		fmt.Fprint(stdout, st.String())
+		if !st.OK() {
+			fmt.Fprintf(stderr, "toolgate hook status: the %s hook is NOT live\n", c)
+			return 1
+		}
+		fmt.Fprintf(stdout, "toolgate hook status: the %s hook is live\n", c)
+		return 0
+	}
+	if install && o.Command == "" {
+		if o.Command, err = defaultCommand(c); err != nil {
+			fmt.Fprintf(stderr, "toolgate hook install: %v\n", err)
+			return 1
+		}
+	}
+	so.InstallOptions = o
 	edit := Uninstall
 	if install {
 		edit = Install
@@ -227,36 +253,49 @@ func mainInstall(install bool, args []string, stdout, stderr io.Writer) int {
 		}
 		return 0
 	}
-	if install {
-		fmt.Fprintf(stdout, "toolgate hook install: the %s hook is in %s\n", c, path)
-	} else {
+	if !install {
 		fmt.Fprintf(stdout, "toolgate hook uninstall: no toolgate hook is left in %s\n", path)
+		return 0
 	}
+	fmt.Fprintf(stdout, "toolgate hook install: wrote the %s hook %q in %s\n", c, o.Command, path)
+	if *noCheck {
+		fmt.Fprintf(stderr, "toolgate hook install: --no-check: not checked that %s will run the hook; run `toolgate hook status %s`\n", agentName(c), c)
+		return 0
+	}
+	if c == Codex {
+		if err := TrustCodex(ctx, so); err != nil {
+			fmt.Fprintf(stderr, "toolgate hook install: the hook is written but NOT live: %v\n", err)
+			return 1
+		}
+	}
+	st := CheckStatus(ctx, c, so)
+	fmt.Fprint(stdout, st.String())
+	if !st.OK() {
+		fmt.Fprintf(stderr, "toolgate hook install: the hook is written in %s but is NOT live (see the FAIL line above); fix that, then check with `toolgate hook status %s`\n", path, c)
+		return 1
+	}
+	fmt.Fprintf(stdout, "toolgate hook install: the %s hook is live\n", c)
 	return 0
 }
 
 // defaultCommand is the hook command to install: this toolgate binary by its
-// absolute path, so the agent finds it whatever its PATH, unless it is a
-// temporary "go run" build; then "toolgate hook CLIENT", with a warning when
-// no toolgate is on PATH. A hook that cannot start fails open in Gemini CLI
-// and Codex, so where it points matters.
-func defaultCommand(c Client, stderr io.Writer) string {
-	cmd := "toolgate hook " + string(c)
+// absolute path, whatever it is called, so the agent finds it whatever its
+// PATH (a hook that cannot start fails open in Gemini CLI and Codex). A
+// temporary build ("go run", a test binary) is refused: it is gone once it
+// exits.
+func defaultCommand(c Client) (string, error) {
 	exe, err := os.Executable()
-	if err == nil {
-		if r, err := filepath.EvalSymlinks(exe); err == nil {
-			exe = r
-		}
-		base := filepath.Base(exe)
-		temp := strings.Contains(exe, string(filepath.Separator)+"go-build") || strings.HasSuffix(base, ".test")
-		if !temp && (base == "toolgate" || base == "toolgate.exe") && !strings.ContainsAny(exe, " \t'\"") {
-			return exe + " hook " + string(c)
-		}
+	if err != nil {
+		return "", fmt.Errorf("cannot find this binary's path (%v); pass --command with an absolute path", err)
 	}
-	if _, err := exec.LookPath("toolgate"); err != nil {
-		fmt.Fprintf(stderr, "toolgate hook install: warning: no toolgate on PATH, so %q would not start; "+
-			"a hook that cannot start is treated as allow by Gemini CLI and Codex. "+
-			"Install it (go install ./cmd/toolgate) or pass --command with an absolute path.\n", cmd)
+	if !filepath.IsAbs(exe) {
+		return "", fmt.Errorf("this binary's path %q is not absolute; pass --command with an absolute path", exe)
 	}
-	return cmd
+	if strings.Contains(exe, string(filepath.Separator)+"go-build") {
+		return "", fmt.Errorf("this toolgate is a temporary \"go run\" build (%s) that is deleted when it exits; install it (go install ./cmd/toolgate) and run that, or pass --command", exe)
+	}
+	if _, err := os.Stat(exe); err != nil {
+		return "", fmt.Errorf("this binary's path %s does not exist (%v); pass --command", exe, err)
+	}
+	return shellQuote(exe) + " hook " + string(c), nil
 }

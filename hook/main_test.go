@@ -80,16 +80,20 @@ func TestMainHelp(t *testing.T) {
 func TestMainInstall(t *testing.T) {
 	dir := t.TempDir()
 	var stdout, stderr bytes.Buffer
-	exit := Main([]string{"install", "claude", "--project", "--dir", dir, "--dry-run"}, nil, &stdout, &stderr, nil)
+	exit := Main([]string{"install", "claude", "--project", "--dir", dir, "--dry-run", "--command", "/bin/toolgate hook claude"}, nil, &stdout, &stderr, nil)
 	if exit != 0 || !strings.Contains(stdout.String(), `"onFailure": "block"`) || !strings.Contains(stderr.String(), filepath.Join(dir, ".claude", "settings.json")) {
 		t.Errorf("dry run: exit %d\n%s\n%s", exit, stdout.String(), stderr.String())
 	}
 	stdout.Reset()
-	if exit := Main([]string{"install", "cursor", "--dir", dir}, nil, &stdout, &stderr, nil); exit != 0 {
+	if exit := Main([]string{"install", "cursor", "--dir", dir, "--command", "/bin/toolgate hook cursor", "--no-check"}, nil, &stdout, &stderr, nil); exit != 0 {
 		t.Errorf("install: exit %d %s", exit, stderr.String())
 	}
 	if exit := Main([]string{"uninstall", "cursor", "--dir", dir}, nil, &stdout, &stderr, nil); exit != 0 {
 		t.Errorf("uninstall: exit %d %s", exit, stderr.String())
+	}
+	// A test binary is a temporary build: installing it is refused.
+	if exit := Main([]string{"install", "claude", "--dir", dir}, nil, &stdout, &stderr, nil); exit != 1 || !strings.Contains(stderr.String(), "temporary") {
+		t.Errorf("install from a test binary: exit %d %s", exit, stderr.String())
 	}
 	for _, args := range [][]string{{"install"}, {"install", "vim"}, {"install", "claude", "--project", "--user"}, {"uninstall", "claude", "x"}} {
 		if exit := Main(args, nil, &stdout, &stderr, nil); exit != 2 {
