@@ -891,10 +891,8 @@ func (an *analyzer) walkWord(w *syntax.Word, sc scope) {
 	if w == nil {
 		return
 	}
-	if len(w.Parts) > 0 {
-		if l, ok := w.Parts[0].(*syntax.Lit); ok && strings.HasPrefix(l.Value, "~[") {
-			an.unanalysable(sc, sliceSrc(sc.src, w), "zsh named directory (~[…])")
-		}
+	if zshNamedDir(w) {
+		an.unanalysable(sc, sliceSrc(sc.src, w), "zsh named directory (~[…])")
 	}
 	for _, p := range w.Parts {
 		an.walkPart(p, sc)
@@ -1008,6 +1006,26 @@ func (an *analyzer) walkArithm(x syntax.ArithmExpr, sc scope) {
 		}
 		an.walkWord(x, sc)
 	}
+}
+
+// zshNamedDir reports whether w starts with an unquoted ~[, which zsh
+// expands by running a function (dynamic named directories).
+func zshNamedDir(w *syntax.Word) bool {
+	if len(w.Parts) == 0 {
+		return false
+	}
+	l, ok := w.Parts[0].(*syntax.Lit)
+	if !ok || len(l.Value) == 0 || l.Value[0] != '~' {
+		return false
+	}
+	if len(l.Value) > 1 {
+		return l.Value[1] == '['
+	}
+	if len(w.Parts) < 2 {
+		return false
+	}
+	n, ok := w.Parts[1].(*syntax.Lit)
+	return ok && strings.HasPrefix(n.Value, "[")
 }
 
 // allElements reports whether an array index is @ or *.
