@@ -484,8 +484,13 @@ func (cc *callCtx) fallback(part string, ro, secret, acceptEdits bool, suggest [
 		return verdict{outcome: Deny, reasons: []Reason{{Kind: KindMode, Part: part, Message: "strict mode denies what no rule allowed"}}}
 	}
 	if secret {
+		// SPEC §6.3 step 6 and §7: a secret read is not covered by
+		// default_read_only, and not silently by the default either — it
+		// needs an allow rule naming it or a person. So it is asked about,
+		// unless the default it would otherwise get (default, or for a read
+		// inside the workspace also default_read_only) is stricter: deny.
 		o := Ask
-		if c.defaultOutcome == Deny {
+		if c.defaultOutcome == Deny || ro && c.defaultReadOnly == Deny {
 			o = Deny
 		}
 		return verdict{outcome: o, suggest: suggest, reasons: []Reason{{Kind: KindSafety, Part: part, Message: "reads a secret file: it needs an allow rule whose path names it, or a person"}}}
@@ -688,7 +693,9 @@ func (cc *callCtx) decidePaths() Decision {
 				floors = append(floors, Reason{Kind: KindSafety, Part: part, Message: "writes a protected path (" + e + ")"})
 			}
 		}
-		if k == KindSearch && !cc.info.ExcludesDenied && cc.c.enabled {
+		if k == KindSearch && !cc.info.ExcludesDenied && cc.c.enabled && !cc.knownFile(it) {
+			// Only a directory holds files below it; a searched file is a
+			// plain content read (read deny rules and the secret check).
 			if r, part := cc.searchHitsDenied(it); r != nil {
 				floors = append(floors, Reason{Kind: KindSafety, Part: part, Message: fmt.Sprintf("content search of a directory where read deny rule %q could match", r.text)})
 			}
@@ -739,6 +746,40 @@ func (it *pathItem) display() string {
 	}
 	return it.text
 }
+
+// The kinds of path a content search can name.
+const (
+	pathUnknown = iota
+	pathFile
+	pathDir
+)
+
+// pathKind says, through Options.IsDir, whether every reading of the path
+// is a file or every one a directory. Without IsDir, for a path that cannot
+// be placed or resolved, a glob, an error or readings that differ, the kind
+// is unknown.
+func (cc *callCtx) pathKind(it *pathItem) int {
+	isDir := cc.c.opts.IsDir
+	if isDir == nil || !it.placed || it.unresolved || it.glob {
+		return pathUnknown
+	}
+	kind := pathUnknown
+	for _, f := range it.forms() {
+		d, err := isDir(f)
+		k := pathFile
+		if d {
+			k = pathDir
+		}
+		if err != nil || kind != pathUnknown && k != kind {
+			return pathUnknown
+		}
+		kind = k
+	}
+	return kind
+}
+
+// knownFile reports whether the path is known to be a file.
+func (cc *callCtx) knownFile(it *pathItem) bool { return cc.pathKind(it) == pathFile }
 
 // searchHitsDenied returns a read deny rule that could match something
 // below the searched directory, and the reading of the directory (the link
@@ -974,6 +1015,25 @@ func (cc *callCtx) decideShell() Decision {
 		}
 		cp.args, cp.reads, cp.writes = conv(cmd.ArgPaths), conv(cmd.Reads), conv(cmd.Writes)
 		cp.redirects, cp.searches = conv(cmd.Redirects), conv(cmd.Searches)
+		if len(cp.searches) > 0 {
+			// A recursive search of a file reads that file: it faces the
+			// secret check as a read. Only a directory can hold denied
+			// files below it; a path of unknown kind is both.
+			var dirs []pathItem
+			for j := range cp.searches {
+				it := cp.searches[j]
+				switch cc.pathKind(&it) {
+				case pathFile:
+					cp.reads = append(cp.reads, it)
+				case pathDir:
+					dirs = append(dirs, it)
+				default:
+					cp.reads = append(cp.reads, it)
+					dirs = append(dirs, it)
+				}
+			}
+			cp.searches = dirs
+		}
 		cp.first, names = firstWords(cmd, names)
 		if cmd.StdinStatic && len(cmd.Words) > 0 && cmd.Words[0].Static && cmd.Words[0].Value == "apply_patch" {
 			ps, err := pathmatch.PatchPaths(cmd.Stdin)

@@ -46,6 +46,11 @@ type Options struct {
 	// absolute path (the fully resolved path). Deny and ask rules match the
 	// link or its target; allow rules need both. Nil: no resolution.
 	ResolveSymlinks func(path string) (string, error)
+	// IsDir, if set, reports whether an absolute path (symlinks followed)
+	// is a directory. A content search of a file is a plain read of it,
+	// not a directory search; nil, or an error, leaves the kind unknown and
+	// the search is judged both ways.
+	IsDir func(path string) (bool, error)
 	// Glob, if set, expands an absolute glob pattern as bash would. Nil:
 	// globs in shell arguments are judged conservatively.
 	Glob func(pattern string) ([]string, error)

@@ -242,3 +242,132 @@ func TestReasonPart(t *testing.T) {
 		{name: "shell path rule", tool: "Bash", input: `{"command":"echo hi; cat docs/deny.txt"}`, want: toolgate.Deny, rule: "Read(./secret/deny.txt)", part: "cat docs/deny.txt"},
 	})
 }
+
+// fakeIsDir says which absolute paths are directories; a path in neither
+// list is unknown (an error).
+func fakeIsDir(dirs, files []string) func(string) (bool, error) {
+	return func(p string) (bool, error) {
+		for _, d := range dirs {
+			if p == d {
+				return true, nil
+			}
+		}
+		for _, f := range files {
+			if p == f {
+				return false, nil
+			}
+		}
+		return false, fs.ErrNotExist
+	}
+}
+
+// §4.2: a content search of a file is a plain read of it; only a
+// directory can hold denied files below it. A path of unknown kind is
+// searched as a directory and read as a file.
+func TestContentSearchOfFile(t *testing.T) {
+	l := layer(toolgate.SourceUser, []string{"Grep", "Bash(grep:*)", "Bash(rg:*)"}, []string{"Read(**/*.key)", "Read(./private/**)"}, nil)
+	l.DefaultReadOnly = outcomePtr(toolgate.Allow)
+	isDir := fakeIsDir([]string{"/p", "/p/src", "/p/private"}, []string{"/p/README.md", "/p/.env", "/p/notes.txt", "/p/private/a.txt"})
+	cfg := compileOutside(t, toolgate.Options{IsDir: isDir}, l)
+	runOutside(t, cfg, []outsideCase{
+		// Files: no directory floor; read deny and the secret check apply.
+		{name: "Grep of a plain file", tool: "Grep", input: `{"pattern":"x","path":"README.md"}`, want: toolgate.Allow, rule: "Grep"},
+		{name: "Grep of a secret file", tool: "Grep", input: `{"pattern":"KEY","path":".env"}`, want: toolgate.Ask, kind: toolgate.KindSafety, part: "/p/.env"},
+		{name: "Grep of a denied file", tool: "Grep", input: `{"pattern":"x","path":"private/a.txt"}`, want: toolgate.Deny, rule: "Read(./private/**)"},
+		{name: "grep -r of a plain file", tool: "Bash", input: `{"command":"grep -r x README.md"}`, want: toolgate.Allow, rule: "Bash(grep:*)"},
+		{name: "grep -r of a secret file", tool: "Bash", input: `{"command":"grep -r KEY .env"}`, want: toolgate.Ask, kind: toolgate.KindSafety},
+		{name: "rg of a secret file", tool: "Bash", input: `{"command":"rg TOKEN .env"}`, want: toolgate.Ask, kind: toolgate.KindSafety},
+		{name: "grep -r of a denied file", tool: "Bash", input: `{"command":"grep -r x private/a.txt"}`, want: toolgate.Deny, rule: "Read(./private/**)"},
+		// Directories: the floor, whatever the allow rules say.
+		{name: "Grep of a directory", tool: "Grep", input: `{"pattern":"x","path":"src"}`, want: toolgate.Ask, kind: toolgate.KindSafety},
+		{name: "grep -r of a directory", tool: "Bash", input: `{"command":"grep -r x src"}`, want: toolgate.Ask, kind: toolgate.KindSafety},
+		{name: "Grep of the working directory", tool: "Grep", input: `{"pattern":"x"}`, want: toolgate.Ask, kind: toolgate.KindSafety},
+		// Unknown kind: a directory (the floor) and a file (the secret check).
+		{name: "Grep of an unknown path", tool: "Grep", input: `{"pattern":"x","path":"gone"}`, want: toolgate.Ask, kind: toolgate.KindSafety},
+		{name: "grep -r of an unknown secret", tool: "Bash", input: `{"command":"grep -r x /p/other/.env"}`, want: toolgate.Ask, kind: toolgate.KindSafety},
+	})
+	// Without IsDir every searched path is of unknown kind.
+	cfg2 := compileOutside(t, toolgate.Options{}, l)
+	runOutside(t, cfg2, []outsideCase{
+		{name: "no IsDir: Grep of a file is searched as a directory", tool: "Grep", input: `{"pattern":"x","path":"README.md"}`, want: toolgate.Ask, kind: toolgate.KindSafety},
+		{name: "no IsDir: grep -r of a secret is read", tool: "Bash", input: `{"command":"grep -r KEY .env"}`, want: toolgate.Ask, kind: toolgate.KindSafety},
+	})
+	// With no read deny rules, nothing can be below a directory; a secret
+	// file searched is still a read of a secret.
+	l3 := layer(toolgate.SourceUser, []string{"Bash(grep:*)"}, nil, nil)
+	l3.DefaultReadOnly = outcomePtr(toolgate.Allow)
+	runOutside(t, compileOutside(t, toolgate.Options{}, l3), []outsideCase{
+		{name: "grep -r .env under Bash(grep:*)", tool: "Bash", input: `{"command":"grep -r KEY .env"}`, want: toolgate.Ask, kind: toolgate.KindSafety},
+		{name: "grep -r src", tool: "Bash", input: `{"command":"grep -r KEY src"}`, want: toolgate.Allow, rule: "Bash(grep:*)"},
+	})
+}
+
+// §6.3 step 6 and §7: a secret read that no rule decided is never allowed by
+// default_read_only or the default: it is asked about, or denied where the
+// default it would otherwise get is deny. bypassPermissions allows it,
+// dontAsk and strict deny it; an allow rule naming it allows it.
+func TestSecretReadFallback(t *testing.T) {
+	for _, tc := range []struct {
+		def, dro toolgate.Outcome
+		mode     string
+		want     toolgate.Outcome
+	}{
+		{toolgate.Allow, toolgate.Allow, "", toolgate.Ask},
+		{toolgate.Allow, 0, "", toolgate.Ask},
+		{toolgate.Ask, toolgate.Allow, "", toolgate.Ask},
+		{toolgate.Deny, toolgate.Allow, "", toolgate.Deny},
+		{toolgate.Allow, toolgate.Deny, "", toolgate.Deny},
+		{toolgate.Ask, toolgate.Deny, "", toolgate.Deny},
+		{toolgate.Allow, toolgate.Allow, "bypassPermissions", toolgate.Allow},
+		{toolgate.Allow, toolgate.Allow, "dontAsk", toolgate.Deny},
+		{toolgate.Allow, toolgate.Allow, "strict", toolgate.Deny},
+		{toolgate.Allow, toolgate.Allow, "acceptEdits", toolgate.Ask},
+		{toolgate.Allow, toolgate.Allow, "auto", toolgate.Ask},
+	} {
+		l := layer(toolgate.SourceUser, []string{"Read(./config/*.json)", "Bash(cat:*)"}, nil, nil)
+		l.Default = outcomePtr(tc.def)
+		if tc.dro != 0 {
+			l.DefaultReadOnly = outcomePtr(tc.dro)
+		}
+		cfg := compileOutside(t, toolgate.Options{}, l)
+		for _, call := range []struct{ tool, input string }{
+			{"Read", `{"file_path":"/p/.env"}`},
+			{"Read", `{"file_path":"/p/deploy/server.key"}`},
+			{"Bash", `{"command":"cat .env"}`},
+		} {
+			kind := toolgate.KindSafety
+			if tc.mode == "bypassPermissions" || tc.mode == "strict" {
+				kind = toolgate.KindMode
+			}
+			if tc.mode == "dontAsk" {
+				kind = toolgate.KindMode
+			}
+			runOutside(t, cfg, []outsideCase{{name: "default " + tc.def.String() + " dro " + tc.dro.String() + " mode " + tc.mode + ": " + call.tool + " " + call.input,
+				tool: call.tool, input: call.input, mode: tc.mode, want: tc.want, kind: kind}})
+		}
+		// Look-alikes: a non-secret read gets default_read_only; an allow
+		// rule naming the secret allows it.
+		dro := tc.dro
+		if dro == 0 {
+			dro = tc.def
+		}
+		want := dro
+		switch tc.mode {
+		case "bypassPermissions":
+			want = toolgate.Allow
+		case "strict":
+			want = toolgate.Deny
+		case "dontAsk":
+			if want == toolgate.Ask {
+				want = toolgate.Deny
+			}
+		}
+		runOutside(t, cfg, []outsideCase{{name: "non-secret read, default " + tc.def.String() + " mode " + tc.mode, tool: "Read", input: `{"file_path":"/p/a.go"}`, mode: tc.mode, want: want}})
+	}
+	l := layer(toolgate.SourceUser, []string{"Read(./.env)"}, nil, nil)
+	l.Default = outcomePtr(toolgate.Allow)
+	runOutside(t, compileOutside(t, toolgate.Options{}, l), []outsideCase{
+		{tool: "Read", input: `{"file_path":"/p/.env"}`, want: toolgate.Allow, rule: "Read(./.env)"},
+		{tool: "Bash", input: `{"command":"cat .env"}`, want: toolgate.Ask, kind: toolgate.KindSafety},
+	})
+}

@@ -90,7 +90,17 @@ func (c *cli) resolveEnv(p *policyFlags) (env, error) {
 // engineOptions are the engine's capabilities, implemented with the real
 // file system.
 func engineOptions(ucd string) toolgate.Options {
-	return toolgate.Options{ResolveSymlinks: newSymlinkResolver().Resolve, Glob: globNoDot, UserConfigDir: ucd}
+	return toolgate.Options{ResolveSymlinks: newSymlinkResolver().Resolve, IsDir: isDir, Glob: globNoDot, UserConfigDir: ucd}
+}
+
+// isDir reports whether a path, symlinks followed, is a directory: a
+// content search of a file is a plain read of it.
+func isDir(p string) (bool, error) {
+	fi, err := os.Stat(p)
+	if err != nil {
+		return false, err
+	}
+	return fi.IsDir(), nil
 }
 
 // loadOptions are the config loader's options for the flags and env.
