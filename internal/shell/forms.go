@@ -15,11 +15,11 @@ func (an *analyzer) classify(c *Command, ws []wordInfo, sc scope) {
 	words := ws
 	stripped := false
 	for {
-		next := an.allowStep(c, words)
-		if next == nil {
+		next, ok := an.wrapperForms(c, words, true)
+		if !ok || len(next) == 0 {
 			break
 		}
-		words, stripped = next, true
+		words, stripped = next[0], true
 	}
 	c.Words = values(words)
 	forms := [][]wordInfo{words}
@@ -35,10 +35,14 @@ func (an *analyzer) classify(c *Command, ws []wordInfo, sc scope) {
 		forms = append(forms, f)
 	}
 	add(ws)
+	through := make([]bool, 0, 4)
 	for i := 0; i < len(forms); i++ {
 		f := forms[i]
-		add(an.allowStep(c, f))
-		add(an.denyStep(c, f))
+		next, _ := an.wrapperForms(c, f, false)
+		through = append(through, len(next) > 0)
+		for _, g := range next {
+			add(g)
+		}
 		add(baseNameForm(f))
 		add(globalOptsForm(f))
 	}
@@ -49,7 +53,7 @@ func (an *analyzer) classify(c *Command, ws []wordInfo, sc scope) {
 	}
 	ins := inspector{an: an, c: c, sc: sc, dir: dir}
 	for i, f := range forms {
-		ins.inspect(f, i == 0)
+		ins.inspect(f, i == 0, i < len(through) && through[i])
 	}
 	for _, w := range ws[1:] {
 		an.argPaths(c, w)
@@ -142,140 +146,6 @@ func skipOpts(f []wordInfo, i int, short, long string) int {
 	return i
 }
 
-// allowStep strips one wrapper that allow rules read through.
-func (an *analyzer) allowStep(c *Command, f []wordInfo) []wordInfo {
-	if len(f) < 2 || !f[0].Static {
-		return nil
-	}
-	var i int
-	switch f[0].Value {
-	case "timeout":
-		i = skipOpts(f, 1, "sk", " --signal --kill-after ")
-		i++ // the duration
-	case "time":
-		i = 1
-		for i < len(f) && f[i].Static && (f[i].Value == "-p" || f[i].Value == "--") {
-			i++
-		}
-	case "nice":
-		i = skipOpts(f, 1, "n", " --adjustment ")
-	case "nohup", "builtin", "noglob":
-		i = 1
-		if f[i].Static && f[i].Value == "--" {
-			i++
-		}
-	case "stdbuf":
-		i = skipOpts(f, 1, "ioe", " --input --output --error ")
-	case "command":
-		i = 1
-		for i < len(f) && f[i].Static && strings.HasPrefix(f[i].Value, "-") && len(f[i].Value) > 1 {
-			if f[i].Value == "--" {
-				i++
-				break
-			}
-			if strings.ContainsAny(f[i].Value, "vV") {
-				return nil // a lookup, not a run
-			}
-			i++
-		}
-	case "exec":
-		i = skipOpts(f, 1, "a", "")
-	case "xargs":
-		return an.xargs(c, f)
-	default:
-		return nil
-	}
-	if i >= len(f) {
-		return nil
-	}
-	return f[i:]
-}
-
-// xargs reads `xargs CMD ARGS` as CMD ARGS followed by unknown arguments.
-func (an *analyzer) xargs(c *Command, f []wordInfo) []wordInfo {
-	i := skipOpts(f, 1, "EIadLlnPs", " --eof --replace --arg-file --delimiter --max-lines --max-args --max-procs --max-chars --process-slot-var ")
-	if i > 1 {
-		c.ExactOnly = true
-	}
-	var out []wordInfo
-	if i >= len(f) {
-		out = []wordInfo{staticWord("echo")}
-	} else {
-		out = append(out, f[i:]...)
-	}
-	out = append(out, wordInfo{Word: Word{Value: "…"}, xargs: true})
-	return out
-}
-
-// denyStep reads through one wrapper that only deny and ask rules see
-// through.
-func (an *analyzer) denyStep(c *Command, f []wordInfo) []wordInfo {
-	if len(f) < 2 || !f[0].Static {
-		return nil
-	}
-	var i int
-	switch f[0].Value {
-	case "sudo":
-		i = 1
-		for i < len(f) {
-			j := skipOpts(f, i, "ughpCDrtUTR", " --user --group --host --prompt --close-from --chdir --role --type --other-user --command-timeout ")
-			if j == i {
-				if f[i].Static && isAssignWord(f[i].Value) {
-					j = i + 1
-				} else {
-					break
-				}
-			}
-			i = j
-		}
-	case "doas":
-		i = skipOpts(f, 1, "uC", "")
-	case "env":
-		return an.envForm(f)
-	case "watch":
-		c.ExactOnly = true
-		i = skipOpts(f, 1, "nq", " --interval --equexit ")
-		exec := false
-		for _, w := range f[1:i] {
-			if w.Value == "-x" || w.Value == "--exec" {
-				exec = true
-			}
-		}
-		if !exec && i == len(f)-1 && f[i].Static && strings.ContainsAny(f[i].Value, " \t\n;|&$<>`()") {
-			return []wordInfo{staticWord("sh"), staticWord("-c"), f[i]}
-		}
-		if !exec && i < len(f) && allStatic(f[i:]) && len(f)-i > 1 {
-			return []wordInfo{staticWord("sh"), staticWord("-c"), staticWord(joinValues(f[i:]))}
-		}
-	case "ionice":
-		i = skipOpts(f, 1, "cnpPut", " --class --classdata --pid --pgid --uid ")
-		for _, w := range f[1:i] {
-			if strings.HasPrefix(w.Value, "-p") || strings.HasPrefix(w.Value, "-P") || strings.HasPrefix(w.Value, "-u") {
-				return nil
-			}
-		}
-	case "setsid":
-		c.ExactOnly = true
-		i = skipOpts(f, 1, "", "")
-	case "flock":
-		c.ExactOnly = true
-		i = skipOpts(f, 1, "wE", " --timeout --conflict-exit-code ")
-		i++ // the lock file or descriptor
-		if i < len(f) && f[i].Static && (f[i].Value == "-c" || f[i].Value == "--command") {
-			if i+1 < len(f) {
-				return []wordInfo{staticWord("sh"), staticWord("-c"), f[i+1]}
-			}
-			return nil
-		}
-	default:
-		return nil
-	}
-	if i >= len(f) {
-		return nil
-	}
-	return f[i:]
-}
-
 func allStatic(ws []wordInfo) bool {
 	for _, w := range ws {
 		if !w.Static {
@@ -299,59 +169,6 @@ func joinValues(ws []wordInfo) string {
 func isAssignWord(s string) bool {
 	i := strings.IndexByte(s, '=')
 	return i > 0 && syntax.ValidName(s[:i])
-}
-
-// envForm reads through env's options and assignments.
-func (an *analyzer) envForm(f []wordInfo) []wordInfo {
-	i := 1
-	var split []wordInfo
-	for i < len(f) {
-		w := f[i]
-		if !w.Static {
-			break
-		}
-		v := w.Value
-		switch {
-		case v == "--":
-			i++
-		case v == "-" || v == "-i" || v == "-0" || v == "-v" || v == "--ignore-environment" || v == "--null" || v == "--debug":
-			i++
-			continue
-		case v == "-u" || v == "-C" || v == "--unset" || v == "--chdir":
-			i += 2
-			continue
-		case v == "-S" || v == "--split-string":
-			if i+1 < len(f) {
-				split = splitWords(f[i+1].Value)
-			}
-			i += 2
-			continue
-		case strings.HasPrefix(v, "-S"):
-			split = splitWords(v[2:])
-			i++
-			continue
-		case strings.HasPrefix(v, "--split-string="):
-			split = splitWords(v[len("--split-string="):])
-			i++
-			continue
-		case strings.HasPrefix(v, "-"):
-			i++
-			continue
-		case isAssignWord(v):
-			an.assign(v[:strings.IndexByte(v, '=')])
-			i++
-			continue
-		}
-		break
-	}
-	if split != nil {
-		out := append(split, f[min(i, len(f)):]...)
-		return out
-	}
-	if i >= len(f) {
-		return nil
-	}
-	return f[i:]
 }
 
 // splitWords splits s into words the way env -S does, approximated by the

@@ -104,44 +104,11 @@ func (in *inspector) runScript(script string, primary bool) {
 	in.an.script(script, in.sc.depth+1, in.dir, nil, script)
 }
 
-// argv is a command's words split into options and operands.
-type argv struct {
-	opts []opt
-	ops  []wordInfo
-}
-
-type opt struct {
-	name string // "-n" or "--lines"
-	val  wordInfo
-	has  bool // val is set
-}
-
-func (a *argv) has(names ...string) bool {
-	for _, o := range a.opts {
-		for _, n := range names {
-			if o.name == n {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func (a *argv) vals(names ...string) []wordInfo {
-	var out []wordInfo
-	for _, o := range a.opts {
-		for _, n := range names {
-			if o.name == n && o.has {
-				out = append(out, o.val)
-			}
-		}
-	}
-	return out
-}
-
-// parseArgv splits args (GNU style: options anywhere before "--"). short
-// lists the short options that take an argument, long the long ones, each
-// surrounded by spaces.
+// parseArgv splits args by a flat option list (GNU style: options
+// anywhere before "--"): short lists the short options that take an
+// argument, long the long ones, each surrounded by spaces. It serves the
+// commands that are never read-only and whose options are not modelled
+// one by one (git subcommands that write); every word still faces deny.
 func parseArgv(args []wordInfo, short, long string) argv {
 	var a argv
 	for i := 0; i < len(args); i++ {
@@ -186,26 +153,31 @@ func parseArgv(args []wordInfo, short, long string) argv {
 	return a
 }
 
-// readerArgs lists content-reading commands with their options that take
-// an argument.
-var readerArgs = map[string][2]string{
-	"cat": {"", ""}, "tac": {"s", " --separator "}, "nl": {"bdfhilnsvw", ""},
-	"head": {"nc", " --lines --bytes "}, "tail": {"ncs", " --lines --bytes --pid --sleep-interval "},
-	"less": {"bhjkoOpPtTxyz", ""}, "more": {"n", ""}, "wc": {"", " --files0-from "},
-	"cut":  {"bcdf", " --bytes --characters --delimiter --fields --output-delimiter "},
-	"sort": {"kotST", " --key --output --field-separator --buffer-size --temporary-directory --parallel --files0-from "},
-	"uniq": {"fsw", " --skip-fields --skip-chars --check-chars "},
-	"diff": {"CUxXIFLS", " --context --unified --exclude --exclude-from --ignore-matching-lines --label --starting-file --show-function-line "},
-	"cmp":  {"in", " --ignore-initial --bytes "}, "base64": {"w", " --wrap "}, "base32": {"w", " --wrap "},
-	"xxd": {"cglosC", ""}, "od": {"AjNtSw", " --address-radix --skip-bytes --read-bytes --format --strings --width "},
-	"strings": {"nteo", " --bytes --radix --encoding "}, "md5sum": {"", ""}, "sha1sum": {"", ""},
-	"sha256sum": {"", ""}, "sha512sum": {"", ""}, "cksum": {"", ""}, "rev": {"", ""},
-	"fold": {"w", " --width "}, "column": {"cstoNRWH", ""}, "comm": {"", ""}, "join": {"jtoe12", ""},
-	"paste": {"d", " --delimiters "}, "expand": {"t", ""}, "unexpand": {"t", ""}, "fmt": {"w", ""},
-	"file": {"fFmP", ""}, "hexdump": {"enNsf", ""}, "iconv": {"fto", ""},
+// wrapperNames are the commands read through to the command they run
+// (forms.go); their own form adds nothing once read through.
+var wrapperNames = map[string]bool{
+	"timeout": true, "time": true, "nice": true, "nohup": true, "stdbuf": true, "command": true,
+	"builtin": true, "exec": true, "noglob": true, "xargs": true, "sudo": true, "doas": true,
+	"env": true, "watch": true, "ionice": true, "setsid": true, "flock": true, "su": true,
+	"runuser": true, "strace": true, "ltrace": true, "chroot": true, "unshare": true,
+	"nsenter": true, "fakeroot": true, "taskset": true, "chrt": true, "numactl": true,
+	"firejail": true, "script": true, "parallel": true,
 }
 
-func (in *inspector) inspect(f []wordInfo, primary bool) {
+// systemProgram reports a program given by an absolute path in a system
+// directory, whose base name is what runs (/usr/bin/git).
+func systemProgram(p string) bool {
+	for _, d := range []string{"/usr/bin/", "/bin/", "/usr/sbin/", "/sbin/", "/usr/local/bin/"} {
+		if strings.HasPrefix(p, d) && !strings.Contains(p[len(d):], "/") && !strings.Contains(p, "..") {
+			return true
+		}
+	}
+	return false
+}
+
+// inspect applies the command model to one form of the command. through
+// reports that the form's wrapper was read through to another form.
+func (in *inspector) inspect(f []wordInfo, primary, through bool) {
 	c := in.c
 	if len(f) == 0 {
 		return
@@ -230,45 +202,102 @@ func (in *inspector) inspect(f []wordInfo, primary bool) {
 			case "mkdir", "touch", "mv", "cp", "rm", "rmdir":
 				c.AcceptEdits = true
 			case "sed":
-				a := parseArgv(args, "efl", " --expression --file --line-length ")
-				c.AcceptEdits = hasInPlace(a)
+				a := models["sed"].parse(args)
+				c.AcceptEdits = hasInPlace(&a) && len(a.unknown) == 0 && !c.ExactOnly
 			}
 		}()
 	}
-	if spec, ok := readerArgs[n]; ok {
-		a := parseArgv(args, spec[0], spec[1])
-		ro = true
-		ops := a.ops
-		switch n {
-		case "sort":
-			if out := a.vals("-o", "--output"); len(out) > 0 {
-				in.write(out...)
-				ro = false
-			}
-			in.read(a.vals("--files0-from")...)
-		case "uniq", "xxd":
-			if len(ops) > 1 {
-				in.write(ops[1])
-				ops = ops[:1]
-				ro = false
-			}
-		case "iconv":
-			if out := a.vals("-o"); len(out) > 0 {
-				in.write(out...)
-				ro = false
-			}
-		}
-		in.read(ops...)
+	if through && wrapperNames[n] {
 		return
 	}
+	if strings.ContainsRune(n, '/') {
+		base := n[strings.LastIndexByte(n, '/')+1:]
+		if systemProgram(n) && (lookupModel(base) != nil || wrapperNames[base]) {
+			return // its base-name form is read by the model
+		}
+		// A script or program file: only an exact rule names it, and the
+		// file itself is read.
+		c.ExactOnly = true
+		c.MayWrite = true
+		in.read(name)
+		return
+	}
+	if handled, r := in.builtin(n, args, primary); handled {
+		ro = r
+		return
+	}
+	m := lookupModel(n)
+	if m == nil {
+		// Not modelled: never read-only, and it may write what it names.
+		c.MayWrite = true
+		return
+	}
+	ro = in.modelled(m, args)
+}
+
+// modelled reads a command by its model; it reports whether the command
+// only reads.
+func (in *inspector) modelled(m *model, args []wordInfo) bool {
+	a := m.parse(args)
+	in.effects(&a)
+	ro := m.ro && a.clean(m)
+	if m.fn != nil {
+		if !m.fn(in, &a) {
+			ro = false
+		}
+		return ro
+	}
+	switch m.ops {
+	case opsRead:
+		in.read(a.ops...)
+	case opsWrite:
+		in.write(a.ops...)
+	}
+	return ro
+}
+
+// effects applies what the options of a parsed command do.
+func (in *inspector) effects(a *argv) {
+	for _, o := range a.opts {
+		if o.def == nil {
+			continue
+		}
+		switch o.def.eff {
+		case effRead:
+			if o.has {
+				in.read(o.val)
+				if o.def.arg == argTwo {
+					in.read(o.val2)
+				}
+			}
+		case effWrite:
+			if o.has {
+				in.write(o.val)
+			}
+		case effExec:
+			in.c.ExactOnly = true
+		}
+	}
+	if len(a.unknown) > 0 {
+		// An option the model does not know may make the command write any
+		// of its operands.
+		in.c.MayWrite = true
+	}
+}
+
+// builtin handles shells, interpreters and the builtins that run code or
+// set variables. It reports whether it handled n and whether the command
+// only reads.
+func (in *inspector) builtin(n string, args []wordInfo, primary bool) (handled, ro bool) {
+	c := in.c
 	switch n {
 	case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash", "fish", "busybox":
 		if n == "busybox" {
 			if len(args) > 0 && args[0].Static && (args[0].Value == "sh" || args[0].Value == "ash") {
 				args = args[1:]
 			} else {
-				in.generic(args)
-				return
+				c.MayWrite = true
+				return true, false
 			}
 		}
 		in.shell(args, primary)
@@ -276,19 +305,22 @@ func (in *inspector) inspect(f []wordInfo, primary bool) {
 		in.interpreter(n, args)
 	case "eval":
 		if len(args) == 0 {
-			ro = true
-			return
+			return true, true
 		}
 		if !allStatic(args) {
 			in.unanalysable("eval of a non-static string")
-			return
+			return true, false
 		}
 		in.runScript(joinValues(args), primary)
 	case "source", ".":
-		in.unanalysable("source runs a script file")
-		if len(args) > 0 {
-			in.read(args[0])
+		if len(args) == 0 {
+			in.unanalysable(n + " without a file")
+			return true, false
 		}
+		// Runs a script file: only an exact rule names it.
+		c.ExactOnly = true
+		c.MayWrite = true
+		in.read(args[0])
 	case "trap", "alias", "let", "enable", "coproc":
 		in.unanalysable(n + " evaluates its arguments as code")
 		// The code they hold can still be read for deny rules: a trap's
@@ -311,20 +343,13 @@ func (in *inspector) inspect(f []wordInfo, primary bool) {
 		if a.has("-p") {
 			in.unanalysable("hash -p")
 		}
-		ro = len(args) == 0
+		return true, len(args) == 0
 	case "mapfile", "readarray":
 		a := parseArgv(args, "dnOsuCc", "")
 		if a.has("-C") {
 			in.unanalysable(n + " -C evaluates a callback")
 		}
 		in.varNames(a.ops)
-	case "printf":
-		a := parseArgv(args, "v", "")
-		ro = true
-		for _, v := range a.vals("-v") {
-			ro = false
-			in.varNames([]wordInfo{v})
-		}
 	case "read":
 		a := parseArgv(args, "adinNpt u", "")
 		in.varNames(a.ops)
@@ -345,157 +370,228 @@ func (in *inspector) inspect(f []wordInfo, primary bool) {
 			}
 			in.an.assign(nm)
 		}
-		ro = len(args) == 0
-	case "test", "[":
-		ro = true
-		for i, w := range args {
-			if !w.Static {
-				continue
-			}
-			switch w.Value {
-			case "-v":
-				if i+1 < len(args) && strings.Contains(args[i+1].Value, "[") {
-					in.unanalysable("test -v with an array subscript")
-				}
-			case "-eq", "-ne", "-lt", "-le", "-gt", "-ge":
-				for _, j := range []int{i - 1, i + 1} {
-					if j >= 0 && j < len(args) && hasSubscript(args[j].Value) {
-						in.unanalysable("array subscript in arithmetic test")
-					}
-				}
-			}
-		}
+		// Without names they print variables, which may hold secrets.
+		return true, false
 	case "watch", "setsid", "flock":
 		c.ExactOnly = true
-	case "find":
-		ro = in.find(args)
-	case "grep", "egrep", "fgrep", "rg", "ag", "ack", "ack-grep":
-		ro = in.grep(n, args)
-	case "sed":
-		ro = in.sed(args)
-	case "awk", "gawk", "mawk", "nawk":
-		in.awk(args)
-	case "cp", "mv", "install", "ln", "rsync", "scp":
-		in.copy(n, args)
-	case "tee":
-		a := parseArgv(args, "", " --output-error ")
-		in.write(a.ops...)
-	case "touch", "mkdir", "truncate":
-		a := parseArgv(args, "dtrmsz", " --date --reference --mode --size --context ")
-		in.write(a.ops...)
-		if n == "truncate" {
-			in.read(a.vals("-r", "--reference")...)
-		}
-	case "rm", "rmdir", "shred", "unlink", "srm", "trash", "trash-put":
-		a := parseArgv(args, "nsu", " --iterations --size --random-source ")
-		in.write(a.ops...)
-		for _, w := range a.ops {
-			in.remove(w)
-		}
-	case "chmod", "chown", "chgrp", "chattr", "setfacl":
-		a := parseArgv(args, "", "")
-		ops := a.ops
-		if !a.has("--reference") && len(ops) > 0 {
-			ops = ops[1:]
-		}
-		in.write(ops...)
-	case "dd":
-		for _, w := range args {
-			if !w.Static {
-				continue
-			}
-			if v, ok := strings.CutPrefix(w.Value, "of="); ok {
-				in.write(staticWord(v))
-			} else if v, ok := strings.CutPrefix(w.Value, "if="); ok {
-				in.read(staticWord(v))
-			}
-		}
-	case "tar", "bsdtar", "gtar":
-		ro = in.tar(args)
-	case "unzip":
-		a := parseArgv(args, "dxP", "")
-		if len(a.ops) > 0 {
-			in.read(a.ops[0])
-		}
-		if a.has("-l", "-t", "-v", "-Z") {
-			ro = true
-			return
-		}
-		if d := a.vals("-d"); len(d) > 0 {
-			in.write(d...)
-		} else {
-			in.writeDir(in.dir)
-		}
-	case "zip":
-		a := parseArgv(args, "bniPtx", "")
-		if len(a.ops) > 0 {
-			in.write(a.ops[0])
-			if a.has("-r") {
-				in.search(a.ops[1:]...)
-			}
-			in.read(a.ops[1:]...)
-		}
-	case "patch":
-		a := parseArgv(args, "BdDFgioprVYz", " --directory --input --output --prefix --strip ")
-		in.read(a.vals("-i", "--input")...)
-		if len(a.ops) > 0 {
-			in.write(a.ops[0])
-		} else {
-			in.writeDir(in.dir)
-		}
-	case "curl":
-		in.curl(args)
-	case "wget":
-		a := parseArgv(args, "OoaPiD", " --output-document --output-file --append-output --directory-prefix --input-file ")
-		if o := a.vals("-O", "--output-document", "-o", "--output-file", "-a", "--append-output"); len(o) > 0 {
-			in.write(o...)
-		} else if p := a.vals("-P", "--directory-prefix"); len(p) > 0 {
-			in.write(p...)
-		} else {
-			in.writeDir(in.dir)
-		}
-		in.read(a.vals("-i", "--input-file")...)
-	case "git":
-		ro = in.git(f)
-	case "apply_patch":
-		// The engine reads the patch from Stdin.
-	case "date":
-		a := parseArgv(args, "dfrI", " --date --file --reference ")
-		ro = !a.has("-s", "--set")
-		in.read(a.vals("-f", "--file")...)
-	case "hostname":
-		a := parseArgv(args, "F", " --file ")
-		ro = len(a.ops) == 0 && !a.has("-F", "--file", "-b", "--boot")
-	case "tree":
-		a := parseArgv(args, "LPIoHT", " --filelimit --timefmt --sort --charset ")
-		if o := a.vals("-o"); len(o) > 0 {
-			in.write(o...)
-			return
-		}
-		ro = true
-	case "env", "printenv":
-		ro = len(args) == 0 || n == "printenv"
-	case "jq", "yq":
-		a := parseArgv(args, "f", " --from-file --arg --argjson --slurpfile --rawfile --indent ")
-		ops := a.ops
-		if !a.has("-f", "--from-file") && len(ops) > 0 {
-			ops = ops[1:]
-		}
-		in.read(ops...)
-		in.read(a.vals("-f", "--from-file", "--slurpfile", "--rawfile")...)
-		ro = !a.has("-i") // yq -i edits in place
-		if a.has("-i") {
-			in.write(ops...)
-		}
-	case "ls", "du", "df", "stat", "which", "whereis", "type", "readlink", "realpath", "basename", "dirname",
-		"echo", "pwd", "tr", "seq", "sleep", "true", "false", ":", "id", "whoami", "uname", "groups",
-		"uptime", "ps", "nproc", "arch", "tty", "locale", "cal", "dirs", "cd", "pushd", "popd":
-		ro = true
+	default:
+		return false, false
 	}
+	return true, false
 }
 
-// generic handles an unknown command: nothing to add beyond ArgPaths.
-func (in *inspector) generic([]wordInfo) {}
+// Handlers named by the command table. Each interprets the words its
+// model parsed and reports whether the command only reads.
+
+// test: operands are an expression; -v NAME[sub] and arithmetic
+// comparisons evaluate array subscripts as code.
+func (in *inspector) test(a *argv) bool {
+	args := a.ops
+	for i, w := range args {
+		if !w.Static {
+			continue
+		}
+		switch w.Value {
+		case "-v":
+			if i+1 < len(args) && strings.Contains(args[i+1].Value, "[") {
+				in.unanalysable("test -v with an array subscript")
+			}
+		case "-eq", "-ne", "-lt", "-le", "-gt", "-ge":
+			for _, j := range []int{i - 1, i + 1} {
+				if j >= 0 && j < len(args) && hasSubscript(args[j].Value) {
+					in.unanalysable("array subscript in arithmetic test")
+				}
+			}
+		}
+	}
+	return true
+}
+
+// never: the command is never read-only (printenv prints secrets).
+func (in *inspector) never(*argv) bool { return false }
+
+// noOperands: read-only only without operands (hostname NAME sets it).
+func (in *inspector) noOperands(a *argv) bool { return len(a.ops) == 0 }
+
+// outputOperand: uniq and xxd write their second operand.
+func (in *inspector) outputOperand(a *argv) bool {
+	ops := a.ops
+	ro := true
+	if len(ops) > 1 {
+		in.write(ops[1:]...)
+		ops = ops[:1]
+		ro = false
+	}
+	in.read(ops...)
+	return ro
+}
+
+// diff reads its operands; a recursive diff reads everything below them.
+func (in *inspector) diff(a *argv) bool {
+	in.read(a.ops...)
+	in.read(a.vals("--from-file", "--to-file")...)
+	if a.has("-r") {
+		in.search(a.ops...)
+	}
+	return true
+}
+
+// date: an operand other than +FORMAT sets the clock.
+func (in *inspector) date(a *argv) bool {
+	for _, w := range a.ops {
+		if !w.Static || !strings.HasPrefix(w.Value, "+") {
+			return false
+		}
+	}
+	return true
+}
+
+// ps: the BSD e modifier prints every process's environment.
+func (in *inspector) ps(a *argv) bool {
+	for _, w := range a.ops {
+		if !w.Static || strings.ContainsAny(w.Value, "e") {
+			return false
+		}
+	}
+	return true
+}
+
+// jq reads its files; env and $ENV print the environment.
+func (in *inspector) jq(a *argv) bool {
+	ops := a.ops
+	ro := true
+	if !a.has("-f") && len(ops) > 0 {
+		if !ops[0].Static || strings.Contains(ops[0].Value, "env") || strings.Contains(ops[0].Value, "$ENV") || strings.Contains(ops[0].Value, "input_filename") {
+			ro = false
+		}
+		ops = ops[1:]
+	}
+	if a.has("--args", "--jsonargs") {
+		ops = nil // positional arguments are values
+	}
+	in.read(ops...)
+	return ro
+}
+
+// yq reads its files or edits them in place; its expressions can load
+// files and read the environment.
+func (in *inspector) yq(a *argv) bool {
+	ops := a.ops
+	ro := true
+	if len(ops) > 0 && ops[0].Static {
+		switch ops[0].Value {
+		case "eval", "e", "eval-all", "ea":
+			ops = ops[1:]
+		}
+	}
+	if !a.has("--from-file") && len(ops) > 0 {
+		e := ops[0]
+		if !e.Static || strings.Contains(e.Value, "load") || strings.Contains(e.Value, "env") || strings.Contains(e.Value, "file") {
+			ro = false
+		}
+		ops = ops[1:]
+	}
+	in.read(ops...)
+	if a.has("-i") {
+		in.write(ops...)
+		ro = false
+	}
+	return ro
+}
+
+func (in *inspector) printf(a *argv) bool {
+	for _, v := range a.vals("-v") {
+		in.varNames([]wordInfo{v})
+		return false
+	}
+	return true
+}
+
+func (in *inspector) writeOps(a *argv) bool {
+	in.write(a.ops...)
+	return false
+}
+
+func (in *inspector) removeOps(a *argv) bool {
+	in.write(a.ops...)
+	for _, w := range a.ops {
+		in.remove(w)
+	}
+	return false
+}
+
+func (in *inspector) modeOps(a *argv) bool {
+	ops := a.ops
+	if !a.has("--reference") && len(ops) > 0 {
+		ops = ops[1:]
+	}
+	in.write(ops...)
+	return false
+}
+
+func (in *inspector) dd(a *argv) bool {
+	for _, w := range a.ops {
+		if !w.Static {
+			continue
+		}
+		if v, ok := strings.CutPrefix(w.Value, "of="); ok {
+			in.write(staticWord(v))
+		} else if v, ok := strings.CutPrefix(w.Value, "if="); ok {
+			in.read(staticWord(v))
+		}
+	}
+	return false
+}
+
+func (in *inspector) unzip(a *argv) bool {
+	if len(a.ops) > 0 {
+		in.read(a.ops[0])
+	}
+	if a.has("-l", "-t", "-v", "-Z") {
+		return true
+	}
+	if d := a.vals("-d"); len(d) > 0 {
+		in.write(d...)
+	} else {
+		in.writeDir(in.dir)
+	}
+	return false
+}
+
+func (in *inspector) zip(a *argv) bool {
+	if len(a.ops) > 0 {
+		in.write(a.ops[0])
+		if a.has("-r") {
+			in.search(a.ops[1:]...)
+		}
+		in.read(a.ops[1:]...)
+	}
+	return false
+}
+
+func (in *inspector) patch(a *argv) bool {
+	if len(a.ops) > 0 {
+		in.write(a.ops[0])
+	} else {
+		in.writeDir(in.dir)
+	}
+	for _, d := range a.vals("-d") {
+		in.write(d)
+	}
+	return false
+}
+
+func (in *inspector) wget(a *argv) bool {
+	if o := a.vals("-O", "-o", "-a"); len(o) > 0 {
+		in.write(o...)
+	} else if p := a.vals("-P"); len(p) > 0 {
+		in.write(p...)
+	} else {
+		in.writeDir(in.dir)
+	}
+	in.read(a.vals("-i")...)
+	return false
+}
 
 // varNames records the variables a builtin assigns.
 func (in *inspector) varNames(ws []wordInfo) {
@@ -531,19 +627,42 @@ func (in *inspector) shell(args []wordInfo, primary bool) {
 		}
 		if strings.HasPrefix(v, "--") {
 			switch v {
-			case "--rcfile", "--init-file":
-				in.unanalysable("shell with an rc file")
-				i++
+			case "--norc", "--noprofile", "--posix", "--verbose", "--noediting", "--restricted":
 			case "--version", "--help":
 				return
+			default:
+				// --rcfile, --init-file, --login and the options the model
+				// does not know change what the shell reads or how.
+				in.unanalysable("shell option " + v)
 			}
 			continue
 		}
-		if strings.ContainsAny(v[1:], "oO") {
-			i++ // -o option / -O shopt takes an argument
-		}
-		if v[0] == '-' && strings.IndexByte(v, 'c') >= 0 {
-			cflag = true
+		for j := 1; j < len(v); j++ {
+			switch v[j] {
+			case 'c':
+				if v[0] == '-' {
+					cflag = true
+				}
+			case 'o':
+				// set -o NAME: only the options that do not change how
+				// the script is read.
+				if i+1 < len(args) {
+					i++
+					switch args[i].Value {
+					case "errexit", "nounset", "xtrace", "verbose", "pipefail":
+					default:
+						in.unanalysable("shell option -o " + args[i].Value)
+					}
+				}
+			case 'e', 'u', 'x', 'v', 'n', 'f', 'r', 'h', 'B', 'C', 'E', 'H', 'P', 'T', 'a', 'b', 'k', 'm', 't', 'p':
+			default:
+				// -O shopt, -i (reads rc files), -l (login: reads profiles),
+				// -s and the letters the model does not know.
+				in.unanalysable("shell option -" + string(v[j]))
+				if v[j] == 'O' && i+1 < len(args) {
+					i++
+				}
+			}
 		}
 	}
 	if cflag {
@@ -559,8 +678,10 @@ func (in *inspector) shell(args []wordInfo, primary bool) {
 		return
 	}
 	if i < len(args) {
+		// A script file: only an exact rule names it; the file is read.
 		in.read(args[i])
-		in.unanalysable("shell runs a script file")
+		in.c.ExactOnly = true
+		in.c.MayWrite = true
 		return
 	}
 	if in.c.StdinStatic && in.c.Stdin != "" {
@@ -599,26 +720,29 @@ func (in *inspector) interpreter(n string, args []wordInfo) {
 		if v == "--" {
 			i++
 			if i < len(args) {
-				in.read(args[i])
-				in.unanalysable(n + " runs a script file")
+				in.scriptFile(args[i])
 			}
 			return
 		}
 		if len(v) < 2 || v[0] != '-' {
 			// The program file.
 			if (n == "deno" || n == "bun") && i == 0 {
+				if v == "eval" {
+					in.inlineCode()
+					return
+				}
 				continue // subcommand: deno run x.ts
 			}
-			in.read(w)
-			in.unanalysable(n + " runs a script file")
+			in.scriptFile(w)
 			return
 		}
 		if strings.HasPrefix(v, "--") {
 			switch {
 			case v == "--version" || v == "--help":
 				return
-			case v == "--eval" || v == "--print":
-				return // static code: matched by exact rules only
+			case v == "--eval" || v == "--print" || strings.HasPrefix(v, "--eval=") || strings.HasPrefix(v, "--print="):
+				in.inlineCode()
+				return
 			case strings.Contains(long, " "+v+" "):
 				i++
 			}
@@ -626,10 +750,12 @@ func (in *inspector) interpreter(n string, args []wordInfo) {
 		}
 		for j := 1; j < len(v); j++ {
 			if strings.IndexByte(code, v[j]) >= 0 {
-				return // static code: matched by exact rules only
+				in.inlineCode()
+				return
 			}
 			if v[j] == 'm' && strings.HasPrefix(n, "python") {
-				return // a module
+				in.inlineCode() // a module: python3 -m pkg
+				return
 			}
 			if strings.IndexByte(withArg, v[j]) >= 0 {
 				if j == len(v)-1 {
@@ -643,6 +769,22 @@ func (in *inspector) interpreter(n string, args []wordInfo) {
 		return
 	}
 	in.unanalysable(n + " reads its program from standard input")
+}
+
+// scriptFile records an interpreter or shell running a script file: only
+// an exact rule names it, the file is a content read, and the script may
+// write anything it names.
+func (in *inspector) scriptFile(w wordInfo) {
+	in.read(w)
+	in.c.ExactOnly = true
+	in.c.MayWrite = true
+}
+
+// inlineCode records an interpreter running code given on its command
+// line (python3 -c, node -e) or a module: only an exact rule approves it.
+func (in *inspector) inlineCode() {
+	in.c.ExactOnly = true
+	in.c.MayWrite = true
 }
 
 // infoOnly reports whether args only ask for version or help output.
@@ -660,8 +802,25 @@ func infoOnly(args []wordInfo) bool {
 	return true
 }
 
+// findTests are the primaries of find that only test or print: with
+// the number of arguments each takes.
+var findTests = map[string]int{
+	"-name": 1, "-iname": 1, "-path": 1, "-ipath": 1, "-wholename": 1, "-iwholename": 1, "-regex": 1,
+	"-iregex": 1, "-lname": 1, "-ilname": 1, "-type": 1, "-xtype": 1, "-maxdepth": 1, "-mindepth": 1,
+	"-mtime": 1, "-mmin": 1, "-atime": 1, "-amin": 1, "-ctime": 1, "-cmin": 1, "-size": 1,
+	"-newer": 1, "-anewer": 1, "-cnewer": 1, "-perm": 1, "-user": 1, "-group": 1, "-uid": 1,
+	"-gid": 1, "-links": 1, "-inum": 1, "-samefile": 1, "-used": 1, "-fstype": 1, "-regextype": 1,
+	"-printf": 1, "-context": 1, "-empty": 0, "-print": 0, "-print0": 0, "-prune": 0, "-o": 0,
+	"-or": 0, "-a": 0, "-and": 0, "-not": 0, "!": 0, "(": 0, ")": 0, ",": 0, "-ls": 0, "-xdev": 0,
+	"-mount": 0, "-depth": 0, "-d": 0, "-follow": 0, "-readable": 0, "-writable": 0,
+	"-executable": 0, "-quit": 0, "-true": 0, "-false": 0, "-noleaf": 0, "-nouser": 0,
+	"-nogroup": 0, "-daystart": 0, "-warn": 0, "-nowarn": 0, "-ignore_readdir_race": 0,
+	"-noignore_readdir_race": 0, "-help": 0, "--help": 0, "-version": 0, "--version": 0,
+}
+
 // find handles find; it reports whether the command only reads.
-func (in *inspector) find(args []wordInfo) bool {
+func (in *inspector) find(a *argv) bool {
+	args := a.args
 	c := in.c
 	var starts []wordInfo
 	i := 0
@@ -686,6 +845,15 @@ func (in *inspector) find(args []wordInfo) bool {
 	for ; i < len(args); i++ {
 		w := args[i]
 		if !w.Static {
+			ro = false
+			continue
+		}
+		if n, ok := findTests[w.Value]; ok {
+			i += n
+			continue
+		}
+		if strings.HasPrefix(w.Value, "-newer") && len(w.Value) == 8 {
+			i++ // -newerXY reference
 			continue
 		}
 		switch w.Value {
@@ -709,7 +877,7 @@ func (in *inspector) find(args []wordInfo) bool {
 			}
 			if len(sub) > 0 {
 				in.c.Forms = appendForm(in.c.Forms, values(sub))
-				in.inspect(sub, false)
+				in.inspect(sub, false, false)
 				if sub[0].Static {
 					switch sub[0].Value {
 					case "grep", "egrep", "fgrep", "rg", "ag", "ack", "cat", "head", "tail", "sed", "awk":
@@ -731,6 +899,19 @@ func (in *inspector) find(args []wordInfo) bool {
 			if i+1 < len(args) {
 				in.write(args[i+1])
 			}
+			i++
+			if w.Value == "-fprintf" {
+				i++
+			}
+		case "-files0-from":
+			if i+1 < len(args) {
+				in.read(args[i+1])
+			}
+			i++
+		default:
+			// A primary the model does not know: it may act.
+			ro = false
+			c.MayWrite = true
 		}
 	}
 	return ro
@@ -759,28 +940,22 @@ func appendForm(forms [][]Word, f []Word) [][]Word {
 
 // grep handles grep, rg, ag and ack; it reports whether the command only
 // reads.
-func (in *inspector) grep(n string, args []wordInfo) bool {
-	var a argv
+func (in *inspector) grep(a *argv) bool {
+	n := a.name
 	recursive := false
 	switch n {
-	case "rg":
-		a = parseArgv(args, "efgtTmABCjMrEd", " --regexp --file --glob --iglob --type --type-not --max-count --after-context --before-context --context --threads --max-columns --replace --encoding --max-depth --pre --pre-glob --type-add --sort --sortr --max-filesize --path-separator --colors --color ")
-		recursive = true
-	case "ag", "ack", "ack-grep":
-		a = parseArgv(args, "GABCmgf", " --ignore --ignore-dir --after --before --context --max-count --file-search-regex --type ")
-		recursive = true
+	case "rg", "ag", "ack", "ack-grep":
+		recursive = !a.has("-n") || n == "rg"
 	default:
-		a = parseArgv(args, "efmABCdD", " --regexp --file --max-count --after-context --before-context --context --include --exclude --exclude-dir --exclude-from --label --directories --devices --binary-files --color --colour ")
-		recursive = a.has("-r", "-R", "--recursive", "--dereference-recursive")
-		for _, d := range a.vals("-d", "--directories") {
-			if d.Value == "recurse" {
+		recursive = a.has("-r", "-R")
+		for _, d := range a.vals("-d") {
+			if !d.Static || d.Value == "recurse" {
 				recursive = true
 			}
 		}
 	}
-	in.read(a.vals("-f", "--file")...)
 	ops := a.ops
-	if !a.has("-e", "--regexp", "-f", "--file") && len(ops) > 0 && n != "ag" || (n == "ag" && len(ops) > 0) {
+	if !a.has("-e", "-f") && len(ops) > 0 && !(n == "rg" && a.has("--files", "--type-list")) {
 		ops = ops[1:]
 	}
 	if recursive {
@@ -792,13 +967,10 @@ func (in *inspector) grep(n string, args []wordInfo) bool {
 	} else {
 		in.read(ops...)
 	}
-	if n == "rg" && a.has("--pre", "-z", "--search-zip") {
-		return false
-	}
 	return true
 }
 
-func hasInPlace(a argv) bool {
+func hasInPlace(a *argv) bool {
 	return a.has("-i", "--in-place") || slicesAny(a.opts, func(o opt) bool {
 		return strings.HasPrefix(o.name, "--in-place")
 	})
@@ -814,24 +986,32 @@ func slicesAny[T any](s []T, f func(T) bool) bool {
 }
 
 // sed handles sed; it reports whether the command only reads.
-func (in *inspector) sed(args []wordInfo) bool {
-	// -i takes an optional attached suffix, so it is not an option with
-	// an argument here; "-i.bak" parses as -i -. -b -a -k.
-	a := parseArgv(args, "efl", " --expression --file --line-length ")
+func (in *inspector) sed(a *argv) bool {
 	ops := a.ops
-	scripts := a.vals("-e", "--expression")
-	if len(scripts) == 0 && !a.has("-f", "--file") && len(ops) > 0 {
+	scripts := a.vals("-e")
+	if len(scripts) == 0 && !a.has("-f") && len(ops) > 0 {
 		scripts = ops[:1]
 		ops = ops[1:]
 	}
-	dangerous := a.has("-f", "--file")
-	in.read(a.vals("-f", "--file")...)
+	dangerous := a.has("-f")
+	reads := false
 	for _, s := range scripts {
-		if !s.Static || sedExecWrite(s.Value) {
+		if !s.Static {
 			dangerous = true
-			if s.Static {
-				in.scriptWrites(s.Value)
-			}
+			continue
+		}
+		sc := scanSed(s.Value)
+		for _, f := range sc.reads {
+			in.read(staticWord(f))
+			reads = true
+		}
+		for _, f := range sc.writes {
+			in.write(staticWord(f))
+		}
+		if sc.exec || sc.unknown || len(sc.writes) > 0 {
+			dangerous = true
+			// What the program names may be a file it writes.
+			in.scriptWrites(s.Value)
 		}
 	}
 	if dangerous {
@@ -842,14 +1022,38 @@ func (in *inspector) sed(args []wordInfo) bool {
 	if inPlace {
 		in.write(ops...)
 	}
-	return a.has("-n", "--quiet", "--silent") && !dangerous && !inPlace
+	return a.has("-n") && !dangerous && !inPlace && !reads
 }
 
-// sedExecWrite reports whether a sed script may use the e or w commands
-// or the e and w flags of s (or cannot be read well enough to tell).
+// sedScript is what a sed program does beyond editing its input.
+type sedScript struct {
+	exec    bool     // e command or s///e flag
+	unknown bool     // a command the reader does not know, or unreadable
+	reads   []string // files named by r and R
+	writes  []string // files named by w, W and s///w
+}
+
+// sedExecWrite reports whether a sed script may run commands, read or
+// write files, or cannot be read well enough to tell.
 func sedExecWrite(script string) bool {
-	s := script
+	sc := scanSed(script)
+	return sc.exec || sc.unknown || len(sc.reads) > 0 || len(sc.writes) > 0
+}
+
+// scanSed reads a sed program far enough to find the commands that run
+// programs or name files.
+func scanSed(s string) (sc sedScript) {
 	i := 0
+	fileArg := func() string {
+		for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+			i++
+		}
+		j := i
+		for i < len(s) && s[i] != '\n' {
+			i++
+		}
+		return s[j:i]
+	}
 	for i < len(s) {
 		// Skip separators and addresses.
 		for i < len(s) && strings.IndexByte(" \t\n;{}!", s[i]) >= 0 {
@@ -865,14 +1069,16 @@ func sedExecWrite(script string) bool {
 				d := byte('/')
 				if ch == '\\' {
 					if i+1 >= len(s) {
-						return true
+						sc.unknown = true
+						return
 					}
 					i++
 					d = s[i]
 				}
 				j := skipDelimited(s, i+1, d)
 				if j < 0 {
-					return true
+					sc.unknown = true
+					return
 				}
 				i = j
 				if i < len(s) && (s[i] == 'I' || s[i] == 'M') {
@@ -883,38 +1089,59 @@ func sedExecWrite(script string) bool {
 			break
 		}
 		if i >= len(s) {
-			return false
+			return
 		}
 		cmd := s[i]
 		i++
 		switch cmd {
-		case 'e', 'w', 'W', 'r', 'R':
-			if cmd == 'r' || cmd == 'R' {
-				// Reads a file; harmless for writes, but skip its name.
-				for i < len(s) && s[i] != '\n' {
-					i++
-				}
-				continue
+		case 'e':
+			sc.exec = true
+			fileArg()
+		case 'r', 'R':
+			if f := fileArg(); f != "" {
+				sc.reads = append(sc.reads, f)
+			} else {
+				sc.unknown = true
 			}
-			return true
+		case 'w', 'W':
+			if f := fileArg(); f != "" {
+				sc.writes = append(sc.writes, f)
+			} else {
+				sc.unknown = true
+			}
 		case 's', 'y':
 			if i >= len(s) {
-				return true
+				sc.unknown = true
+				return
 			}
 			d := s[i]
 			j := skipDelimited(s, i+1, d)
 			if j < 0 {
-				return true
+				sc.unknown = true
+				return
 			}
 			j = skipDelimited(s, j, d)
 			if j < 0 {
-				return true
+				sc.unknown = true
+				return
 			}
 			i = j
 			if cmd == 's' {
 				for i < len(s) && strings.IndexByte(";\n}", s[i]) < 0 {
-					if s[i] == 'e' || s[i] == 'w' || s[i] == 'W' {
-						return true
+					switch s[i] {
+					case 'e':
+						sc.exec = true
+					case 'w', 'W':
+						i++
+						if f := fileArg(); f != "" {
+							sc.writes = append(sc.writes, f)
+						} else {
+							sc.unknown = true
+						}
+						continue
+					case 'g', 'p', 'i', 'I', 'm', 'M', ' ', '0', '1', '2', '3', '4', '5', '6', '7', '8', '9':
+					default:
+						sc.unknown = true
 					}
 					i++
 				}
@@ -930,10 +1157,11 @@ func sedExecWrite(script string) bool {
 				i++
 			}
 		default:
-			return true
+			sc.unknown = true
+			return
 		}
 	}
-	return false
+	return
 }
 
 // skipDelimited returns the index after the next unescaped d at or after
@@ -956,20 +1184,31 @@ func skipDelimited(s string, i int, d byte) int {
 }
 
 // awk handles awk and its variants.
-func (in *inspector) awk(args []wordInfo) {
-	a := parseArgv(args, "fvFWE", " --file --assign --field-separator --include --load ")
+func (in *inspector) awk(a *argv) bool {
 	ops := a.ops
-	if a.has("-f", "--file", "-E", "--include", "--load", "-l") {
+	ro := true
+	if a.has("-f", "-E", "-i", "-l", "-e") {
 		in.c.ExactOnly = true
-		in.read(a.vals("-f", "--file", "-E")...)
+		ro = false
 	} else if len(ops) > 0 {
-		if !ops[0].Static || awkDangerous(ops[0].Value) {
+		prog := ops[0]
+		if !prog.Static || awkDangerous(prog.Value) {
 			in.c.ExactOnly = true
-			if ops[0].Static {
-				in.scriptWrites(ops[0].Value)
+			ro = false
+			if prog.Static {
+				in.scriptWrites(prog.Value)
+			}
+		}
+		if prog.Static && strings.Contains(prog.Value, "getline") {
+			// getline < "file" reads a file the operands do not name.
+			ro = false
+			for _, f := range awkStrings(prog.Value) {
+				in.read(staticWord(f))
 			}
 		}
 		ops = ops[1:]
+	} else {
+		ro = false
 	}
 	for _, w := range ops {
 		if w.Static && isAssignWord(w.Value) {
@@ -977,6 +1216,26 @@ func (in *inspector) awk(args []wordInfo) {
 		}
 		in.read(w)
 	}
+	return ro
+}
+
+// awkStrings returns the string literals of an awk program.
+func awkStrings(prog string) []string {
+	var out []string
+	for i := 0; i < len(prog); i++ {
+		if prog[i] != '"' {
+			continue
+		}
+		var b strings.Builder
+		for i++; i < len(prog) && prog[i] != '"'; i++ {
+			if prog[i] == '\\' && i+1 < len(prog) {
+				i++
+			}
+			b.WriteByte(prog[i])
+		}
+		out = append(out, b.String())
+	}
+	return out
 }
 
 // awkDangerous reports whether an awk program may run commands or write
@@ -1037,18 +1296,8 @@ func isIdentByte(c byte) bool {
 }
 
 // copy handles cp, mv, install, ln, rsync and scp.
-func (in *inspector) copy(n string, args []wordInfo) {
-	var a argv
-	switch n {
-	case "rsync":
-		a = parseArgv(args, "eBfT", " --rsh --exclude --include --exclude-from --include-from --files-from --filter --rsync-path --temp-dir --partial-dir --log-file --chmod --chown --backup-dir --suffix --password-file ")
-	case "scp":
-		a = parseArgv(args, "cFiJloPS", "")
-	case "install":
-		a = parseArgv(args, "gmoStTZ", " --group --mode --owner --suffix --target-directory --strip-program ")
-	default:
-		a = parseArgv(args, "tS", " --target-directory --suffix --backup ")
-	}
+func (in *inspector) copy(a *argv) bool {
+	n := a.name
 	ops := a.ops
 	local := func(ws []wordInfo) []wordInfo {
 		if n != "rsync" && n != "scp" {
@@ -1069,7 +1318,7 @@ func (in *inspector) copy(n string, args []wordInfo) {
 		srcs = ops
 	} else if n == "install" && a.has("-d", "--directory") {
 		in.write(ops...)
-		return
+		return false
 	} else if len(ops) > 1 {
 		in.write(local(ops[len(ops)-1:])...)
 		srcs = ops[:len(ops)-1]
@@ -1082,10 +1331,10 @@ func (in *inspector) copy(n string, args []wordInfo) {
 	}
 	if n == "ln" {
 		in.read(srcs...)
-		return
+		return false
 	}
 	if n == "mv" {
-		return
+		return false
 	}
 	in.read(local(srcs)...)
 	// A recursive copy reads every file below its sources, like a
@@ -1098,6 +1347,7 @@ func (in *inspector) copy(n string, args []wordInfo) {
 		in.write(local(srcs)...)
 	}
 	in.read(a.vals("--exclude-from", "--include-from", "--files-from", "--password-file")...)
+	return false
 }
 
 func remoteSpec(v string) bool {
@@ -1109,8 +1359,10 @@ func remoteSpec(v string) bool {
 }
 
 // tar handles tar; it reports whether the command only reads.
-func (in *inspector) tar(args []wordInfo) bool {
+func (in *inspector) tar(pa *argv) bool {
+	args := pa.args
 	mode := byte(0)
+	clean := true
 	var file []wordInfo
 	var dir []wordInfo
 	rest := args
@@ -1132,10 +1384,20 @@ func (in *inspector) tar(args []wordInfo) bool {
 					dir = append(dir, rest[0])
 					rest = rest[1:]
 				}
+			case 'v', 'z', 'j', 'J', 'p', 'h', 'O', 'k', 'm', 'o', 'P', 'S', 'W', 'B', 'i':
+			default:
+				clean = false
+				in.c.MayWrite = true
 			}
 		}
 	}
-	a := parseArgv(rest, "fCbgHKLNTVX", " --file --directory --blocking-factor --listed-incremental --format --starting-file --newer --tape-length --files-from --label --exclude-from --exclude --transform --use-compress-program ")
+	a := pa
+	if len(rest) != len(args) {
+		b := models["tar"].parse(rest)
+		in.effects(&b)
+		a = &b
+		clean = clean && b.clean(models["tar"])
+	}
 	for _, o := range a.opts {
 		switch o.name {
 		case "-x", "--extract", "--get":
@@ -1177,14 +1439,13 @@ func (in *inspector) tar(args []wordInfo) bool {
 		return false
 	case 't':
 		in.read(file...)
-		return !in.c.ExactOnly
+		return clean && !in.c.ExactOnly
 	}
 	return false
 }
 
 // curl handles curl's file options.
-func (in *inspector) curl(args []wordInfo) {
-	a := parseArgv(args, "dTFKoDcbeHuxXAwEYyzCmr", " --data --data-ascii --data-binary --data-urlencode --data-raw --json --upload-file --form --form-string --config --output --dump-header --cookie-jar --cookie --header --user --proxy --request --user-agent --write-out --cert --key --cacert --output-dir --stderr --trace --trace-ascii --netrc-file --url --referer --max-time --connect-timeout --retry ")
+func (in *inspector) curl(a *argv) bool {
 	for _, o := range a.opts {
 		if !o.has {
 			if o.name == "-O" || o.name == "--remote-name" || o.name == "--remote-name-all" || o.name == "-J" {
@@ -1236,4 +1497,5 @@ func (in *inspector) curl(args []wordInfo) {
 			in.write(v)
 		}
 	}
+	return false
 }
