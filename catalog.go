@@ -1,6 +1,9 @@
 package toolgate
 
-import "fmt"
+import (
+	"fmt"
+	"strings"
+)
 
 // Kind says how a tool's input is read.
 type Kind uint8
@@ -76,8 +79,69 @@ var builtinTools = func() map[string]ToolInfo {
 	add(KindWebSearch, "query", true, "WebSearch", "web_search", "google_web_search")
 	add(KindAgent, "subagent_type", false, "Agent", "Task")
 	add(KindPlanExit, "", true, "exit_plan_mode", "ExitPlanMode")
+	// Claude Code 2.1's other tools (the tool list and alias table in its
+	// cli.js), and names that earlier 2.x releases used and real settings
+	// files still hold. Each is a generic tool: only rules and the default
+	// decide it. Those that touch nothing but the agent's own state (its
+	// to-do list, a question to the user, the output of a shell it started)
+	// are read-only, so plan mode and default_read_only let them through.
+	add(KindGeneric, "skill", false, "Skill")
+	add(KindGeneric, "command", false, "SlashCommand")
+	// PowerShell is not bash: its command is never parsed (readings.go).
+	add(KindGeneric, "command", false, "PowerShell")
+	add(KindGeneric, "", true, "TodoWrite", "TodoRead", "AskUserQuestion", "BashOutput", "TaskOutput",
+		"EnterPlanMode", "TaskList", "TaskGet", "CronList", "ListAgents", "ListPeers", "ToolSearch", "ReadNotifications")
+	add(KindGeneric, "", false, "LSP", "TaskStop", "KillShell", "KillBash", "ListMcpResourcesTool", "ListMcpResources",
+		"ReadMcpResourceTool", "ReadMcpResource", "ReadMcpResourceDirTool", "ReadMcpResourceDir",
+		"Artifact", "ClaudeDesign", "CronCreate", "CronDelete", "EndConversation", "EnterWorktree", "ExitWorktree",
+		"Monitor", "OfferChromeSetup", "Projects", "propose_skills", "PushNotification", "RemoteTrigger",
+		"ReportFindings", "ScheduleWakeup", "SendFeedback", "SendMessage", "SendUserFile", "SendUserMessage", "Brief",
+		"SetGoal", "ProposeGoal", "ShareOnboardingGuide", "ShowOnboardingRolePicker", "SubagentHandback",
+		"TaskCreate", "TaskUpdate", "WaitForMcpServers", "Workflow")
 	return m
 }()
+
+// claudeAliases maps the tool names Claude Code 2.1 accepts in rules for
+// another tool (its alias table) to that tool: a rule naming an alias also
+// names the tool, and a deny or ask rule naming the tool also names every
+// alias, whichever name an agent version sends.
+var claudeAliases = map[string]string{
+	"Task":               "Agent",
+	"KillShell":          "TaskStop",
+	"KillBash":           "TaskStop",
+	"ListPeers":          "ListAgents",
+	"Brief":              "SendUserMessage",
+	"ListMcpResources":   "ListMcpResourcesTool",
+	"ReadMcpResource":    "ReadMcpResourceTool",
+	"ReadMcpResourceDir": "ReadMcpResourceDirTool",
+	"ProposeGoal":        "SetGoal",
+}
+
+// aliasOf returns the tool a Claude Code alias stands for; with fold, the
+// alias is matched ignoring case.
+func aliasOf(name string, fold bool) (string, bool) {
+	if c, ok := claudeAliases[name]; ok {
+		return c, true
+	}
+	if fold {
+		for a, c := range claudeAliases {
+			if strings.EqualFold(a, name) {
+				return c, true
+			}
+		}
+	}
+	return "", false
+}
+
+// ToolAliases returns Claude Code's tool-name aliases: each alias and the
+// tool it stands for ("Task" → "Agent", "KillShell" → "TaskStop").
+func ToolAliases() map[string]string {
+	m := make(map[string]string, len(claudeAliases))
+	for k, v := range claudeAliases {
+		m[k] = v
+	}
+	return m
+}
 
 // kindNames maps the rule tool names that stand for a whole kind.
 var kindRuleNames = map[string]Kind{

@@ -322,14 +322,16 @@ func Compile(layers []Layer, opts Options) (*Config, error) {
 				continue
 			}
 			for _, s := range specs {
-				r, d := c.compileRule(s, e, l)
+				rs, d := c.compileReadings(s, e, l) // readings.go
 				if d != nil {
 					diags = append(diags, *d)
 					continue
 				}
-				r.ordinal = ordinal
+				for _, r := range rs {
+					r.ordinal = ordinal
+					c.static.of(e).add(r)
+				}
 				ordinal++
-				c.static.of(e).add(r)
 			}
 		}
 	}
@@ -381,14 +383,16 @@ func (c *Config) compileSession(ls []Layer) (*ruleSet, Diagnostics) {
 				continue
 			}
 			for _, s := range l.rules(e) {
-				r, d := c.compileRule(s, e, l)
+				crs, d := c.compileReadings(s, e, l) // readings.go
 				if d != nil {
 					diags = append(diags, *d)
 					continue
 				}
-				r.ordinal = ord
+				for _, r := range crs {
+					r.ordinal = ord
+					rs.of(e).add(r)
+				}
 				ord++
-				rs.of(e).add(r)
 			}
 		}
 	}

@@ -1,0 +1,293 @@
+package toolgate
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/toolgate/toolgate/rule"
+)
+
+// Readings of one rule (SPEC §1.1, §3, §4.1; docs/rules.md, "Claude Code
+// compatibility").
+//
+// Most rules have one reading: their text. A few shapes that real Claude
+// Code settings files hold have more, and each reading is compiled as a
+// rule of its own that carries the original text and position:
+//
+//   - Spaces kept: Claude Code 2.1 keeps the spaces inside a rule's
+//     parentheses (`Bash(dd :*)` is the prefix "dd " and matches nothing;
+//     `Bash( npm test)` is the exact text " npm test"). An allow rule is read
+//     that way, so a padded prefix or exact shell rule approves nothing; a
+//     deny or ask rule is also read trimmed (`dd:*`, `**/*token*`), so a
+//     mistyped deny does not fail open.
+//   - Escapes: the specifier is read with Claude's escapes removed (package
+//     rule); a deny or ask rule is also read as written, which is how
+//     toolgate read it before.
+//   - Aliases: a rule naming a Claude Code alias (`Task`, `KillShell`) also
+//     names the tool it stands for; a deny or ask rule naming the tool also
+//     names its aliases.
+//   - Skill and SlashCommand: the name is matched without a leading "/" and
+//     without arguments, and `name:*` or `name *` is a prefix of the name.
+//   - PowerShell: its commands are never parsed (they are not bash). A deny
+//     or ask rule matches a command holding its text anywhere; an allow rule
+//     approves only a command equal to its text, so a prefix or wildcard
+//     allow rule approves nothing.
+
+// compileReadings compiles every reading of rule s. An allow rule that can
+// approve nothing yields no compiled rule and no error.
+func (c *Config) compileReadings(s RuleSpec, e Effect, l Layer) ([]*crule, *Diagnostic) {
+	pr, perr := rule.Parse(s.Text)
+	if perr != nil {
+		r, d := c.compileRule(s, e, l)
+		return one(r), d
+	}
+	plan := c.planReadings(pr, e)
+	pos := s.Pos.Shift(rule.Column(s.Text, pr.Lead))
+	if pos.File == "" {
+		pos.File = l.File
+	}
+	seen := map[string]bool{}
+	alt := func(texts []string) []*crule {
+		var rs []*crule
+		for _, text := range texts {
+			if seen[text] {
+				continue
+			}
+			seen[text] = true
+			r, d := c.compileRule(RuleSpec{Text: text, Pos: s.Pos}, e, l)
+			if d != nil {
+				continue // a reading that does not compile adds nothing
+			}
+			r.text, r.pos = pr.Text, pos
+			rs = append(rs, r)
+		}
+		return rs
+	}
+	var out []*crule
+	if plan.primary {
+		seen[s.Text] = true
+		r, d := c.compileRule(s, e, l)
+		if d != nil {
+			// Claude's reading does not compile. When the rule as written
+			// (or trimmed) does, a deny or ask rule uses that reading; an
+			// allow rule approves nothing, since Claude's reading is no
+			// command a shell could run.
+			fb := alt(plan.fallbacks)
+			if len(fb) == 0 {
+				return nil, d
+			}
+			if e == EffectAllow {
+				return nil, nil
+			}
+			out = fb
+		} else {
+			out = append(out, r)
+		}
+	}
+	if plan.approvesNothing {
+		return nil, nil
+	}
+	return append(out, alt(plan.extra)...), nil
+}
+
+func one(r *crule) []*crule {
+	if r == nil {
+		return nil
+	}
+	return []*crule{r}
+}
+
+// readingPlan is what compileReadings compiles for one rule.
+type readingPlan struct {
+	primary         bool     // compile the rule's own text
+	extra           []string // further readings (rule texts)
+	fallbacks       []string // readings to use when the primary does not compile
+	approvesNothing bool     // an allow rule that approves nothing
+}
+
+// ReadingNote says why a rule has more than one reading, or approves
+// nothing, for lint.
+type ReadingNote struct {
+	// Code is "padded", "escaped-as-written", "alias", "powershell-allow",
+	// "no-command" or "skill".
+	Code string
+	// Reading is the extra reading's rule text, when there is one.
+	Reading string
+	// ApprovesNothing marks an allow rule that can never approve a call.
+	ApprovesNothing bool
+}
+
+// RuleReadings reports how the engine reads a rule beyond its text: the
+// extra readings a deny or ask rule also matches, and whether an allow rule
+// approves nothing (a padded prefix or exact shell rule, a prefix or
+// wildcard PowerShell rule). It uses the built-in catalog; the engine's own
+// reading also honours a configuration's tools section.
+func RuleReadings(text string, e Effect) []ReadingNote {
+	pr, err := rule.Parse(text)
+	if err != nil {
+		return nil
+	}
+	c := &Config{tools: builtinTools}
+	return c.planReadings(pr, e).notes
+}
+
+// planReadings decides the readings of a parsed rule.
+func (c *Config) planReadings(pr rule.Rule, e Effect) (p readingPlanNotes) {
+	fold := e != EffectAllow
+	p.primary = true
+	tool := pr.Tool
+	mk := func(t, spec string) string {
+		if spec == "" {
+			return t
+		}
+		return t + "(" + rule.Escape(spec) + ")"
+	}
+	note := func(code, reading string) {
+		p.notes = append(p.notes, ReadingNote{Code: code, Reading: reading})
+	}
+	// Aliases: the tool an alias stands for; for deny and ask also every
+	// other alias of that tool.
+	canon, isAlias := aliasOf(tool, fold)
+	if isAlias {
+		t := mk(canon, pr.Specifier)
+		p.extra = append(p.extra, t)
+		note("alias", t)
+	} else {
+		canon = tool
+	}
+	if fold {
+		names := make([]string, 0, len(claudeAliases))
+		for a, c := range claudeAliases {
+			if strings.EqualFold(c, canon) && !strings.EqualFold(a, tool) {
+				names = append(names, a)
+			}
+		}
+		sort.Strings(names)
+		for _, a := range names {
+			p.extra = append(p.extra, mk(a, pr.Specifier))
+		}
+	}
+	if !pr.HasSpecifier() {
+		return p
+	}
+	spec := pr.Specifier
+	same := func(a, b string) bool { return a == b || fold && strings.EqualFold(a, b) }
+	switch {
+	case same(tool, "PowerShell"):
+		if !fold {
+			if strings.Contains(spec, "*") {
+				p.approvesNothing = true
+				p.notes = append(p.notes, ReadingNote{Code: "powershell-allow", ApprovesNothing: true})
+			}
+			return p
+		}
+		core := pr.Trimmed(false)
+		core = strings.TrimSuffix(strings.TrimSuffix(core, ":*"), " *")
+		p.primary = false
+		p.extra = append(p.extra, mk(tool, "*"+core+"*"))
+		return p
+	case same(tool, "Skill") || same(tool, "SlashCommand"):
+		name := spec
+		if fold {
+			name = pr.Trimmed(false)
+		}
+		name = strings.TrimPrefix(name, "/")
+		var globs []string
+		if base, ok := cutPrefixStar(name); ok {
+			globs = []string{base + "*", "/" + base + "*"}
+		} else {
+			globs = []string{name, "/" + name, name + " *", "/" + name + " *"}
+		}
+		p.primary = false
+		for _, g := range globs {
+			p.extra = append(p.extra, mk(tool, g))
+		}
+		note("skill", "")
+		return p
+	}
+	kind := c.ruleKind(tool, fold)
+	trimmed := pr.Trimmed(kind == KindRead || kind == KindList || kind == KindSearch || kind == KindEdit)
+	if pr.Raw != spec {
+		// Written with escapes that Claude removes: the text as written is
+		// also a reading for deny, and the reading allow falls back on to
+		// show that the rule names no real command.
+		t := mk(tool, pr.Raw)
+		p.fallbacks = append(p.fallbacks, t)
+		if fold {
+			p.extra = append(p.extra, t)
+			note("escaped-as-written", t)
+		}
+	}
+	if trimmed != spec {
+		t := mk(tool, trimmed)
+		if fold {
+			p.extra = append(p.extra, t)
+			p.fallbacks = append(p.fallbacks, t)
+		}
+		n := ReadingNote{Code: "padded", Reading: t}
+		if !fold && kind == KindShell && !claudeWildcard(spec) {
+			p.approvesNothing = true
+			n.ApprovesNothing = true
+		}
+		p.notes = append(p.notes, n)
+	}
+	return p
+}
+
+// readingPlanNotes is a readingPlan with the notes lint shows.
+type readingPlanNotes struct {
+	readingPlan
+	notes []ReadingNote
+}
+
+// cutPrefixStar cuts a trailing ":*" or " *" (a Claude prefix rule).
+func cutPrefixStar(s string) (string, bool) {
+	if strings.HasSuffix(s, ":*") || strings.HasSuffix(s, " *") {
+		return s[:len(s)-2], true
+	}
+	return s, false
+}
+
+// claudeWildcard reports whether Claude Code 2.1 reads a Bash rule's
+// content as a wildcard pattern (an unescaped * and no trailing ":*"); it
+// trims those, while prefix and exact rules keep their spaces.
+func claudeWildcard(spec string) bool {
+	if strings.HasSuffix(spec, ":*") {
+		return false
+	}
+	for i := 0; i < len(spec); i++ {
+		if spec[i] == '*' {
+			n := 0
+			for j := i - 1; j >= 0 && spec[j] == '\\'; j-- {
+				n++
+			}
+			if n%2 == 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ruleKind returns the kind a rule's tool name gives its specifier.
+func (c *Config) ruleKind(tool string, fold bool) Kind {
+	for n, k := range kindRuleNames {
+		if n == tool || fold && strings.EqualFold(n, tool) {
+			return k
+		}
+	}
+	if info, ok := c.tools[tool]; ok {
+		return info.Kind
+	}
+	if fold {
+		for n, info := range c.tools {
+			if strings.EqualFold(n, tool) {
+				return info.Kind
+			}
+		}
+	}
+	if strings.HasPrefix(strings.ToLower(tool), "mcp__") {
+		return KindMCP
+	}
+	return KindGeneric
+}
