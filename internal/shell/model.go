@@ -95,10 +95,10 @@ type model struct {
 
 // spec is the source of one model entry.
 type spec struct {
-	names string // space-separated names sharing the entry
-	opts  string
-	ro    bool
-	posix bool
+	names   string // space-separated names sharing the entry
+	opts    string
+	ro      bool
+	posix   bool
 	num     bool
 	literal bool
 	ops     opRole
