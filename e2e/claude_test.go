@@ -52,7 +52,7 @@ func TestClaude(t *testing.T) {
 				install(t, hook.Claude, hook.InstallOptions{Scope: hook.ScopeProject, Dir: w.project, Home: w.home})
 			}
 			rec := &recorder{}
-			srv := httptest.NewServer(claudeMock(t, rec, sc.command))
+			srv := httptest.NewServer(claudeMock(t, rec, "Bash", map[string]string{"command": sc.command}))
 			defer srv.Close()
 			env := append(baseEnv(w),
 				"ANTHROPIC_BASE_URL="+srv.URL,
@@ -106,9 +106,10 @@ func checkClaudeDenials(t *testing.T, sc scenario, stdout string) {
 }
 
 // claudeMock serves POST /v1/messages as a streaming model: the first turn
-// proposes the Bash call, every later turn (or a request without the Bash
-// tool) ends with text. It records the tool_result blocks it receives.
-func claudeMock(t *testing.T, rec *recorder, command string) http.Handler {
+// proposes a call of tool with input, every later turn (or a request that
+// does not offer the tool) ends with text. It records the tool_result blocks
+// it receives.
+func claudeMock(t *testing.T, rec *recorder, tool string, input any) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		rec.request(req.Method, req.URL.Path)
 		if req.Method != http.MethodPost || req.URL.Path != "/v1/messages" {
@@ -149,16 +150,16 @@ func claudeMock(t *testing.T, rec *recorder, command string) http.Handler {
 			}
 		}
 		rec.addResults(results)
-		hasBash := false
-		for _, tool := range msg.Tools {
-			hasBash = hasBash || tool.Name == "Bash"
+		offered := false
+		for _, tl := range msg.Tools {
+			offered = offered || tl.Name == tool
 		}
 		w.Header().Set("Content-Type", "text/event-stream")
-		if hasBash && rec.propose() {
-			input, _ := json.Marshal(map[string]string{"command": command})
+		if offered && rec.propose() {
+			in, _ := json.Marshal(input)
 			writeClaudeStream(w, "tool_use",
-				map[string]any{"type": "tool_use", "id": "toolu_e2e_1", "name": "Bash", "input": map[string]any{}},
-				map[string]any{"type": "input_json_delta", "partial_json": string(input)})
+				map[string]any{"type": "tool_use", "id": "toolu_e2e_1", "name": tool, "input": map[string]any{}},
+				map[string]any{"type": "input_json_delta", "partial_json": string(in)})
 			return
 		}
 		writeClaudeStream(w, "end_turn",

@@ -33,7 +33,9 @@ func TestCodex(t *testing.T) {
 		t.Run(sc.name, func(t *testing.T) {
 			w := newWorkspace(t, sc)
 			rec := &recorder{}
-			srv := httptest.NewServer(codexMock(t, rec, sc.command))
+			args, _ := json.Marshal(map[string]string{"cmd": sc.command})
+			srv := httptest.NewServer(codexMock(t, rec, map[string]any{"type": "function_call", "id": "fc_e2e_1",
+				"call_id": "call_e2e_1", "name": "exec_command", "arguments": string(args)}))
 			defer srv.Close()
 			codexHome := filepath.Join(w.home, ".codex")
 			writeFile(t, filepath.Join(codexHome, "config.toml"), fmt.Sprintf(`model = "e2e-mock"
@@ -68,9 +70,10 @@ env_key = "TOOLGATE_E2E_KEY"
 }
 
 // codexMock serves POST /v1/responses as a streaming model: the first turn
-// calls exec_command, every later turn answers with a message. It records
-// the function_call_output items it receives.
-func codexMock(t *testing.T, rec *recorder, command string) http.Handler {
+// outputs item (a function_call or custom_tool_call), every later turn
+// answers with a message. It records the function_call_output and
+// custom_tool_call_output items it receives, and the tools offered.
+func codexMock(t *testing.T, rec *recorder, item map[string]any) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
 		rec.request(req.Method, req.URL.Path)
 		if req.Method != http.MethodPost || req.URL.Path != "/v1/responses" {
@@ -83,6 +86,10 @@ func codexMock(t *testing.T, rec *recorder, command string) http.Handler {
 			return
 		}
 		var msg struct {
+			Tools []struct {
+				Type string `json:"type"`
+				Name string `json:"name"`
+			} `json:"tools"`
 			Input []struct {
 				Type   string          `json:"type"`
 				Output json.RawMessage `json:"output"`
@@ -95,16 +102,19 @@ func codexMock(t *testing.T, rec *recorder, command string) http.Handler {
 		}
 		var results []string
 		for _, item := range msg.Input {
-			if item.Type == "function_call_output" {
+			if item.Type == "function_call_output" || item.Type == "custom_tool_call_output" {
 				results = append(results, codexOutputText(item.Output))
 			}
 		}
 		rec.addResults(results)
+		rec.mu.Lock()
+		for _, tl := range msg.Tools {
+			rec.tools = append(rec.tools, tl.Type+":"+tl.Name)
+		}
+		rec.mu.Unlock()
 		w.Header().Set("Content-Type", "text/event-stream")
 		if rec.propose() {
-			args, _ := json.Marshal(map[string]string{"cmd": command})
-			writeCodexStream(w, map[string]any{"type": "function_call", "id": "fc_e2e_1", "call_id": "call_e2e_1",
-				"name": "exec_command", "arguments": string(args)})
+			writeCodexStream(w, item)
 			return
 		}
 		writeCodexStream(w, map[string]any{"type": "message", "role": "assistant", "id": "msg_e2e_1",

@@ -317,6 +317,7 @@ type recorder struct {
 	requests []string // "METHOD PATH" of each request
 	results  []string // the tool results found in request bodies, in order
 	proposed int      // how many times the tool call was proposed
+	tools    []string // "TYPE:NAME" of the tools offered (Codex)
 }
 
 func (r *recorder) request(method, path string) {
