@@ -1,0 +1,196 @@
+//go:build linux
+
+package bashdiff
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/toolgate/toolgate/internal/shell"
+)
+
+var (
+	flagSeed     = flag.Uint64("bashdiff.seed", 1, "seed of the command generator")
+	flagCount    = flag.Int("bashdiff.count", 5000, "number of generated commands")
+	flagOnly     = flag.String("bashdiff.only", "all", "which inputs to run: all, gen or corpus")
+	flagCmd      = flag.String("bashdiff.cmd", "", "run only this command string")
+	flagShow     = flag.Int("bashdiff.show", 25, "failing commands described in full")
+	flagFailures = flag.String("bashdiff.failures", "", "write every failing command (JSON-quoted, one a line, with its classes) to this file")
+)
+
+func TestMain(m *testing.M) {
+	RunHelperIfRequested()
+	code := m.Run()
+	closeSandbox()
+	os.Exit(code)
+}
+
+var (
+	sbOnce sync.Once
+	sb     *Sandbox
+	sbErr  error
+	sbDir  string
+)
+
+// sandbox returns the shared sandbox, failing the test in CI (CI set) and
+// skipping it elsewhere when bash, strace or namespaces are unavailable.
+func sandbox(t testing.TB) *Sandbox {
+	t.Helper()
+	sbOnce.Do(func() {
+		sbDir, sbErr = os.MkdirTemp("", "bashdiff")
+		if sbErr != nil {
+			return
+		}
+		if sbErr = os.Chmod(sbDir, 0o755); sbErr != nil {
+			return
+		}
+		sb, sbErr = New(Config{Dir: sbDir, Workers: 2})
+	})
+	if sbErr != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatalf("differential test against real bash cannot run (CI is set, so this fails): %v", sbErr)
+		}
+		t.Skipf("differential test against real bash skipped (needs /usr/bin/bash, /usr/bin/strace and user namespaces; set CI=1 to make this a failure): %v", sbErr)
+	}
+	return sb
+}
+
+func closeSandbox() {
+	if sb != nil {
+		sb.Close()
+	}
+	if sbDir != "" {
+		os.RemoveAll(sbDir)
+	}
+}
+
+// result is one command's outcome.
+type result struct {
+	tr    *Trace
+	an    *shell.Analysis
+	fails []Failure
+}
+
+func check(s *Sandbox, cmd string) result {
+	tr := s.Run(cmd)
+	an := shell.Analyze(cmd, s.Options())
+	_, home := s.Paths()
+	return result{tr, an, Compare(tr, an, home)}
+}
+
+// runAll checks every command on the sandbox's workers and reports counts
+// and failures.
+func runAll(t *testing.T, s *Sandbox, label string, cmds []string) {
+	start := time.Now()
+	results := make([]result, len(cmds))
+	var wg sync.WaitGroup
+	next := make(chan int)
+	for w := 0; w < 2; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				results[i] = check(s, cmds[i])
+			}
+		}()
+	}
+	for i := range cmds {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	byClass := map[string]int{}
+	failed, timedOut, events, runs := 0, 0, 0, 0
+	var report strings.Builder
+	var lines []string
+	for _, r := range results {
+		events += len(r.tr.Events)
+		runs += r.tr.Runs
+		if r.tr.TimedOut {
+			timedOut++
+		}
+		if len(r.fails) == 0 {
+			continue
+		}
+		failed++
+		classes := map[string]bool{}
+		for _, f := range r.fails {
+			classes[f.Class] = true
+		}
+		for c := range classes {
+			byClass[c]++
+		}
+		lines = append(lines, fmt.Sprintf("%q\t%s", r.tr.Cmd, strings.Join(sortedKeys(classes), ",")))
+		if failed <= *flagShow {
+			report.WriteString(Describe(r.tr, r.an, r.fails))
+		}
+	}
+	summary := fmt.Sprintf("%s: %d commands (%d bash runs, %d events, %d timed out) in %v: %d failed; failing commands by class: %v",
+		label, len(cmds), runs, events, timedOut, time.Since(start).Round(time.Millisecond), failed, byClass)
+	t.Log(summary)
+	if *flagFailures != "" && len(lines) > 0 {
+		f, err := os.OpenFile(*flagFailures, os.O_CREATE|os.O_APPEND|os.O_WRONLY, 0o644)
+		if err == nil {
+			fmt.Fprintf(f, "%s\n", strings.Join(lines, "\n"))
+			f.Close()
+		}
+	}
+	if failed > 0 {
+		t.Errorf("%s\nbash did what the analysis did not report (first %d shown):\n%s", summary, *flagShow, report.String())
+	}
+}
+
+// TestBashDiff runs the corpus and the generated commands under real bash
+// and compares what bash did with the analysis.
+func TestBashDiff(t *testing.T) {
+	s := sandbox(t)
+	if *flagCmd != "" {
+		runAll(t, s, "command", []string{*flagCmd})
+		return
+	}
+	if *flagOnly == "all" || *flagOnly == "corpus" {
+		t.Run("corpus", func(t *testing.T) {
+			cc, err := CorpusCommands(filepath.Join("..", "..", ".."))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(cc) < 50 {
+				t.Fatalf("only %d corpus commands found", len(cc))
+			}
+			cmds := make([]string, len(cc))
+			for i, c := range cc {
+				cmds[i] = c.Cmd
+			}
+			runAll(t, s, "corpus", cmds)
+		})
+	}
+	if *flagOnly == "all" || *flagOnly == "gen" {
+		t.Run("generated", func(t *testing.T) {
+			runAll(t, s, fmt.Sprintf("generated (seed %d)", *flagSeed), Generate(*flagSeed, *flagCount))
+		})
+	}
+}
+
+// FuzzBashDiff feeds arbitrary command strings through the same check.
+func FuzzBashDiff(f *testing.F) {
+	for _, c := range Generate(7, 12) {
+		f.Add(c)
+	}
+	f.Add("echo hi > out.txt; cat < .env")
+	f.Fuzz(func(t *testing.T, cmd string) {
+		if len(cmd) > 2048 || strings.IndexByte(cmd, 0) >= 0 {
+			return
+		}
+		s := sandbox(t)
+		r := check(s, cmd)
+		if len(r.fails) > 0 {
+			t.Errorf("%s", Describe(r.tr, r.an, r.fails))
+		}
+	})
+}
