@@ -58,7 +58,7 @@ func (c *checker) claude(root *node) {
 					}
 				case "additionalDirectories":
 					for _, s := range c.strings(e, name) {
-						if d, ok := c.directory(s, name); ok {
+						if d, ok := c.claudeDirectory(s, name); ok {
 							l.AdditionalDirectories = append(l.AdditionalDirectories, d)
 						}
 					}
@@ -89,4 +89,17 @@ func (c *checker) disableBypass(e *entry, l *toolgate.Layer, name string) {
 		return
 	}
 	l.DisableModes = append(l.DisableModes, toolgate.ModeBypassPermissions)
+}
+
+// claudeDirectory reads an additionalDirectories entry. Claude Code resolves
+// a relative entry against the project (its starting directory), not
+// against the .claude folder that holds the file, so "../seer" in
+// <root>/.claude/settings.json names <root>/../seer, a sibling of the
+// project (SPEC §4.2). The project is the folder that holds .claude; for
+// ~/.claude/settings.json that is the home directory.
+func (c *checker) claudeDirectory(s str, name string) (string, bool) {
+	saved := c.dir
+	c.dir = c.root
+	defer func() { c.dir = saved }()
+	return c.directory(s, name)
 }

@@ -30,6 +30,15 @@ var jsonCharRE = regexp.MustCompile(`^invalid character '(.+?)' `)
 var errStop = errors.New("stop")
 
 func decodeJSON(file string, data []byte, diags *toolgate.Diagnostics) *node {
+	if bytes.HasPrefix(data, []byte("\xef\xbb\xbf")) {
+		// Claude Code does not read such a file either: JSON.parse rejects
+		// a leading U+FEFF ("Unrecognized token"), and Claude's own checks
+		// name it "UTF-8 BOM at start of file". An error, not a warning: a
+		// settings file Claude ignores must not be half-trusted here.
+		diags.Errorf(toolgate.Position{File: file, Line: 1, Column: 1}, "syntax",
+			"the file starts with a UTF-8 byte-order mark (BOM, bytes EF BB BF), which JSON does not allow and Claude Code rejects too; save the file as UTF-8 without a BOM")
+		return nil
+	}
 	d := &jsonDecoder{data: data, dec: json.NewDecoder(bytes.NewReader(data)), idx: newLineIndex(file, string(data)), diags: diags}
 	d.dec.UseNumber()
 	n, err := d.value(0)
