@@ -113,10 +113,6 @@ type Command struct {
 	// ReadOnly reports that the built-in classifier knows the command only
 	// reads.
 	ReadOnly bool
-	// MayWrite reports a command the model does not know (or an option or
-	// subcommand it does not know): it may write any path it names, so its
-	// argument paths face edit deny rules and protected paths.
-	MayWrite bool
 	// AcceptEdits reports a plain mkdir, touch, mv, cp, rm, rmdir or sed -i.
 	AcceptEdits bool
 	// Writes lists the files written: output redirection targets and the
@@ -200,13 +196,26 @@ type analyzer struct {
 	optsChanged string
 	// dotGlobs reports that globs may match dot-files (after optsChanged).
 	dotGlobs bool
+	// x holds what only some commands need, allocated on first use.
+	x *analyzerExtra
+}
+
+// analyzerExtra is the state of an analysis that few commands need.
+type analyzerExtra struct {
 	// critNotes describe the critical removals found (criticalRemoval).
 	critNotes []critNote
-	// lastScript is the script whose analysis ended last, with the
+	// lastScript is the nested script whose analysis ended last, with the
 	// directory it ended in (for eval, which runs in the same shell).
 	lastScript scriptEnd
 	// cdFuncs names the functions whose body changes the directory.
 	cdFuncs map[string]bool
+}
+
+func (an *analyzer) extra() *analyzerExtra {
+	if an.x == nil {
+		an.x = &analyzerExtra{}
+	}
+	return an.x
 }
 
 // scriptEnd records where a script analysed by [analyzer.script] ended.
@@ -270,7 +279,9 @@ func (an *analyzer) script(src string, depth int, dir string, io *redirInfo, par
 			an.fallback(src, sc)
 		}
 	}
-	an.lastScript = scriptEnd{src: src, depth: depth, dir: dir}
+	if depth > 0 {
+		an.extra().lastScript = scriptEnd{src: src, depth: depth, dir: dir}
+	}
 }
 
 // safeStmt walks one top-level statement, turning a panic into an issue so
@@ -447,10 +458,11 @@ func (an *analyzer) command(s *syntax.Stmt, sc, inner scope, io *redirInfo) {
 		an.stmt(cm.Body, fs)
 		if *fs.dir != *inner.dir && cm.Name != nil {
 			// Calling it changes the caller's directory.
-			if an.cdFuncs == nil {
-				an.cdFuncs = map[string]bool{}
+			x := an.extra()
+			if x.cdFuncs == nil {
+				x.cdFuncs = map[string]bool{}
 			}
-			an.cdFuncs[cm.Name.Value] = true
+			x.cdFuncs[cm.Name.Value] = true
 		}
 	case *syntax.ArithmCmd:
 		an.walkArithm(cm.X, inner)
@@ -545,7 +557,10 @@ func (an *analyzer) call(ce *syntax.CallExpr, s *syntax.Stmt, sc scope) {
 		ws[i] = evalWord(w, sc.src)
 	}
 	an.applyIO(c, sc.io)
-	notes := len(an.critNotes)
+	notes := 0
+	if an.x != nil {
+		notes = len(an.x.critNotes)
+	}
 	an.classify(c, ws, sc)
 	an.afterClassify(c, sc, notes)
 	for _, a := range ce.Assigns {
@@ -1087,15 +1102,17 @@ func hasSubscript(s string) bool {
 // cannot be given, and the description of a critical removal. notes is the
 // length of critNotes before c was classified.
 func (an *analyzer) afterClassify(c *Command, sc scope, notes int) {
-	if c.CriticalRemoval != "" {
-		for _, n := range an.critNotes[notes:] {
-			if n.key == c.CriticalRemoval {
-				c.CriticalRemoval = n.what
-				break
+	if x := an.x; x != nil {
+		if c.CriticalRemoval != "" {
+			for _, n := range x.critNotes[notes:] {
+				if n.key == c.CriticalRemoval {
+					c.CriticalRemoval = n.what
+					break
+				}
 			}
 		}
+		x.critNotes = x.critNotes[:notes]
 	}
-	an.critNotes = an.critNotes[:notes]
 	for _, f := range c.Forms {
 		if len(f) == 0 || !f[0].Static {
 			continue
@@ -1112,14 +1129,18 @@ func (an *analyzer) afterClassify(c *Command, sc scope, notes int) {
 	if len(c.Words) == 0 || !c.Words[0].Static {
 		return
 	}
+	x := an.x
+	if x == nil {
+		return
+	}
 	switch name := c.Words[0].Value; {
 	case name == "eval" && c.Wrapper:
 		// eval runs its script in the same shell: a cd inside it moves the
 		// commands after it (bash -c runs a child and does not).
-		if an.lastScript.depth == sc.depth+1 && an.lastScript.src == joinWords(c.Words[1:]) {
-			*sc.dir = an.lastScript.dir
+		if x.lastScript.depth == sc.depth+1 && x.lastScript.src == joinWords(c.Words[1:]) {
+			*sc.dir = x.lastScript.dir
 		}
-	case an.cdFuncs[name]:
+	case x.cdFuncs[name]:
 		*sc.dir = "" // a function that changes the directory
 	}
 }
@@ -1141,11 +1162,14 @@ func joinWords(ws []Word) string {
 	return b.String()
 }
 
-// nameBuiltins take variable names, whose array subscripts bash evaluates
-// (running the substitutions they hold).
-var nameBuiltins = map[string]bool{
-	"unset": true, "export": true, "readonly": true, "declare": true, "typeset": true, "local": true,
-	"read": true, "mapfile": true, "readarray": true, "wait": true, "getopts": true,
+// nameBuiltin reports whether a builtin takes variable names, whose array
+// subscripts bash evaluates (running the substitutions they hold).
+func nameBuiltin(name string) bool {
+	switch name {
+	case "unset", "export", "readonly", "declare", "typeset", "local", "read", "mapfile", "readarray", "wait", "getopts":
+		return true
+	}
+	return false
 }
 
 // builtinCode judges one form of a builtin that can run code or change how
@@ -1155,7 +1179,14 @@ var nameBuiltins = map[string]bool{
 // shopt and set option changes. It reports whether f names such a builtin.
 func (an *analyzer) builtinCode(c *Command, f []Word) bool {
 	name := f[0].Value
-	if nameBuiltins[name] {
+	switch name {
+	case "compgen", "complete", "shopt", "set":
+	default:
+		if !nameBuiltin(name) {
+			return false
+		}
+	}
+	if nameBuiltin(name) {
 		for _, w := range f[1:] {
 			if w.Static && subscriptSubst(w.Value) {
 				setUnanalysable(c, name+" given an array subscript holding a substitution")
@@ -1216,8 +1247,6 @@ func (an *analyzer) builtinCode(c *Command, f []Word) bool {
 		if setChanges(f[1:]) {
 			an.changeOpts(c, f)
 		}
-	default:
-		return nameBuiltins[name]
 	}
 	return true
 }

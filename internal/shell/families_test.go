@@ -399,9 +399,9 @@ func TestFamilyPwdPaths(t *testing.T) {
 // commands after it; bash -c runs a child and does not.
 func TestFamilyEvalCd(t *testing.T) {
 	tests := []struct {
-		src  string
-		dirs []string // Dir of every command
-		redir string  // Path of the last command's redirection
+		src   string
+		dirs  []string // Dir of every command
+		redir string   // Path of the last command's redirection
 	}{
 		{"eval 'cd .git/hooks'; echo x > pre-commit", []string{"/a/b", "/a/b", "/a/b/.git/hooks"}, "/a/b/.git/hooks/pre-commit"},
 		{"eval cd .git/hooks && echo x > pre-commit", []string{"/a/b", "/a/b", "/a/b/.git/hooks"}, "/a/b/.git/hooks/pre-commit"},

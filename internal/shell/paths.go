@@ -205,7 +205,8 @@ func (an *analyzer) criticalRemoval(w wordInfo, dir string) bool {
 	if w.xargs {
 		key = "xargs"
 	}
-	an.critNotes = append(an.critNotes, critNote{key: key, what: what})
+	x := an.extra()
+	x.critNotes = append(x.critNotes, critNote{key: key, what: what})
 	return true
 }
 
