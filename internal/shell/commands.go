@@ -198,7 +198,12 @@ var subcommandSpecs = map[string][]spec{
 		// Subcommands that write the work tree (and their operands) or the
 		// repository only. Their options are not read: they are never
 		// read-only, and deny sees every word.
-		{names: "checkout switch reset clean rm mv apply restore pull merge rebase cherry-pick revert am checkout-index read-tree submodule worktree clone init sparse-checkout bisect filter-branch lfs", fn: (*inspector).gitWorktree},
-		{names: "add commit push fetch gc prune notes replace update-index update-ref symbolic-ref fsck repack pack-refs maintenance format-patch request-pull send-email archive bundle fast-import fast-export", fn: (*inspector).gitRepo},
+		// Writers whose options deny patterns name (git push --force).
+		{names: "push", fn: (*inspector).gitRepo, opts: "-f|--force --force-with-lease? --force-if-includes --no-force-with-lease --no-force-if-includes -n|--dry-run -u|--set-upstream -v|--verbose -q|--quiet --all|--branches --mirror --tags --follow-tags --no-follow-tags -d|--delete --prune --atomic --no-atomic --no-verify --verify -o|--push-option= --repo= --porcelain --signed? --no-signed --progress --no-progress --recurse-submodules= --no-recurse-submodules --thin --no-thin --receive-pack|--exec=!x -4|--ipv4 -6|--ipv6"},
+		{names: "commit", fn: (*inspector).gitRepo, opts: "-a|--all -p|--patch -C|--reuse-message= -c|--reedit-message= --fixup= --squash= --reset-author --short --branch --porcelain --long -z|--null -F|--file=!r --author= --date= -m|--message= -t|--template=!r -s|--signoff --no-signoff --trailer= -n|--no-verify --verify --allow-empty --allow-empty-message --cleanup= -e|--edit --no-edit --amend --no-post-rewrite -i|--include -o|--only --pathspec-from-file=!r --pathspec-file-nul -u|--untracked-files? -v|--verbose -q|--quiet --dry-run --status --no-status -S|--gpg-sign? --no-gpg-sign"},
+		{names: "reset", fn: (*inspector).gitWorktree, opts: "-q|--quiet --no-quiet --refresh --no-refresh --soft --mixed --hard --merge --keep --recurse-submodules? --no-recurse-submodules -p|--patch -N|--intent-to-add --pathspec-from-file=!r --pathspec-file-nul"},
+		{names: "clean", fn: (*inspector).gitWorktree, opts: "-d -f|--force -i|--interactive -n|--dry-run -q|--quiet -e|--exclude= -x -X"},
+		{names: "checkout switch restore pull merge rebase cherry-pick revert am checkout-index read-tree submodule worktree clone init sparse-checkout bisect filter-branch lfs rm mv apply", fn: (*inspector).gitWorktree},
+		{names: "add fetch gc prune notes replace update-index update-ref symbolic-ref fsck repack pack-refs maintenance format-patch request-pull send-email archive bundle fast-import fast-export", fn: (*inspector).gitRepo},
 	},
 }

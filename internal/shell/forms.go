@@ -14,10 +14,15 @@ func (an *analyzer) classify(c *Command, ws []wordInfo, sc scope) {
 	dir := *sc.dir
 	words := ws
 	stripped := false
+	notRO := false
 	for {
+		exact := c.ExactOnly
 		next, ok := an.wrapperForms(c, words, true)
 		if !ok || len(next) == 0 {
 			break
+		}
+		if c.ExactOnly && !exact {
+			notRO = true // xargs with options: never read-only
 		}
 		words, stripped = next[0], true
 	}
@@ -60,6 +65,9 @@ func (an *analyzer) classify(c *Command, ws []wordInfo, sc scope) {
 	}
 	if stripped {
 		c.AcceptEdits = false // not plain: run through a wrapper
+	}
+	if notRO {
+		c.ReadOnly = false
 	}
 	// cd and pushd change the directory of the following commands.
 	if len(words) > 0 && words[0].Static {

@@ -18,6 +18,8 @@ type Pattern struct {
 	wild  bool
 	// assigns holds the pattern's leading assignments (assign_pattern.go).
 	assigns *Pattern
+	// opt is the option-aware reading for deny and ask (optpattern.go).
+	opt *optPattern
 }
 
 // PatternError is a command pattern that cannot be compiled.
@@ -88,6 +90,7 @@ func CompilePattern(spec string) (*Pattern, error) {
 	}
 	pat := &Pattern{spec: spec}
 	words = pat.splitAssigns(words, spec)
+	pat.opt = compileOptPattern(words, spec)
 	for i, w := range words {
 		if i > 0 {
 			pat.units = append(pat.units, uSep)
@@ -216,6 +219,9 @@ func (p *Pattern) HasWildcard() bool { return p.wild }
 func (p *Pattern) Match(words []Word, deny bool) bool {
 	if p == nil || len(words) == 0 || p.assigns != nil && !deny {
 		return false // an allow pattern with assignments: MatchAllow
+	}
+	if deny && p.opt != nil && p.opt.match(words) {
+		return true
 	}
 	pat := p.units
 	if deny {

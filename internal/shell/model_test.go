@@ -1,0 +1,297 @@
+package shell
+
+import (
+	"strings"
+	"testing"
+)
+
+// Every model entry compiles (init would panic otherwise) and its option
+// spellings are reachable: a canonical key found by its own spelling.
+func TestModelTable(t *testing.T) {
+	n, opts := 0, 0
+	check := func(m *model) {
+		n++
+		for _, d := range m.long {
+			opts++
+			if d.key == "" {
+				t.Errorf("%s: option without a key", m.name)
+			}
+		}
+		for _, d := range m.short {
+			if d != nil {
+				opts++
+			}
+		}
+	}
+	for _, m := range models {
+		check(m)
+		for _, s := range m.subs {
+			check(s)
+		}
+	}
+	for _, w := range wrappers {
+		check(w.m)
+	}
+	if n < 150 {
+		t.Errorf("only %d commands modelled", n)
+	}
+	t.Logf("%d commands and subcommands, %d option spellings", n, opts)
+}
+
+func TestModelParse(t *testing.T) {
+	tests := []struct {
+		cmd     string
+		opts    string // canonical names, space-separated
+		ops     string
+		unknown string
+	}{
+		{"rm -rf x", "-r -f", "x", ""},
+		{"rm -fr x", "-f -r", "x", ""},
+		{"rm -Rf x", "-r -f", "x", ""},
+		{"rm --recursive --force x", "-r -f", "x", ""},
+		{"rm --rec --fo x", "-r -f", "x", ""},
+		{"rm -r -f -- -x", "-r -f", "-x", ""},
+		{"rm -rfZ x", "-r -f", "x", "-Z"},
+		{"head -5 f", "-NUM", "f", ""},
+		{"head -n5 f", "-n", "f", ""},
+		{"head -n 5 f", "-n", "f", ""},
+		{"sort -o out f", "-o", "f", ""},
+		{"sort --output=out f", "-o", "f", ""},
+		{"sort --compress-program gzip f", "--compress-program", "f", ""},
+		{"sed -i.bak s/a/b/ f", "-i", "s/a/b/ f", ""},
+		{"sed -n -e p f", "-n -e", "f", ""},
+		{"ls --color=auto -la", "--color -l -a", "", ""},
+		{"ls --colour", "", "", "--colour"},
+		{"cut --delim=, -f1 f", "-d -f", "f", ""},
+		{"cat --show", "", "", "--show"}, // ambiguous: --show-all, --show-ends...
+		{"jq --arg a b . f", "--arg", ". f", ""},
+	}
+	for _, tt := range tests {
+		ws := strings.Fields(tt.cmd)
+		m := lookupModel(ws[0])
+		args := make([]wordInfo, len(ws)-1)
+		for i, w := range ws[1:] {
+			args[i] = staticWord(w)
+		}
+		a := m.parse(args)
+		var names, ops []string
+		for _, o := range a.opts {
+			names = append(names, o.name)
+		}
+		for _, w := range a.ops {
+			ops = append(ops, w.Value)
+		}
+		if g := strings.Join(names, " "); g != tt.opts {
+			t.Errorf("%q: options %q, want %q", tt.cmd, g, tt.opts)
+		}
+		if g := strings.Join(ops, " "); g != tt.ops {
+			t.Errorf("%q: operands %q, want %q", tt.cmd, g, tt.ops)
+		}
+		if g := strings.Join(a.unknown, " "); g != tt.unknown {
+			t.Errorf("%q: unknown %q, want %q", tt.cmd, g, tt.unknown)
+		}
+	}
+}
+
+// The closed world: an option or command the model does not know is never
+// read-only; options that write or run are not read-only either.
+func TestClosedWorldReadOnly(t *testing.T) {
+	tests := []struct {
+		src string
+		ro  bool
+	}{
+		{"ls -la src", true},
+		{"ls --group-directories-first", true},
+		{"ls --frobnicate", false},
+		{"cat -n f", true},
+		{"cat --evil f", false},
+		{"git status", true},
+		{"git log --oneline -n 5", true},
+		{"git log --output=.git/hooks/pre-commit", false},
+		{"git show --output=x HEAD", false},
+		{"git diff --output x", false},
+		{"git diff --ext-diff", false},
+		{"git archive HEAD", false},
+		{"git config user.name", true},
+		{"git config --get user.name", true},
+		{"git config user.name x --get", false},
+		{"git config --list", true},
+		{"git config core.pager evil", false},
+		{"sort f", true},
+		{"sort --compress-program=sh f", false},
+		{"sort -T /tmp f", false},
+		{"sed -n 1p f", true},
+		{"sed -n '1r ~/.ssh/id_rsa' f", false},
+		{"sed -n 'R /etc/shadow' f", false},
+		{"sed -n 'w out' f", false},
+		{"awk '{print $1}' f", true},
+		{`awk 'BEGIN{getline l < ".env"; print l}'`, false},
+		{"yq -i .a=1 f.yaml", false},
+		{"yq --inplace .a=1 f.yaml", false},
+		{"yq .a f.yaml", true},
+		{"rg --hostname-bin ./x pat", false},
+		{"rg --pre ./x pat", false},
+		{"rg pat", true},
+		{"env", false},
+		{"printenv", false},
+		{"printenv HOME", false},
+		{"set", false},
+		{"export -p", false},
+		{"declare -p", false},
+		{"ps aux", true},
+		{"ps eww", false},
+		{"date +%s", true},
+		{"date 0101", false},
+		{"jq . f", true},
+		{"jq -n env", false},
+		{"frobnicate", false},
+		{"make", false},
+		{"find . -name '*.go'", true},
+				{"find . -frobnicate", false},
+		{"echo --anything goes", true},
+		{"timeout 5 ls", true},
+		{"timeout --frob 5 ls", false},
+		{"xargs -l ls", false},
+		{"nice -n 5 cat f", true},
+		{"command -v ls", false},
+		{"hostname", true},
+		{"hostname evil", false},
+	}
+	for _, tt := range tests {
+		a := Analyze(tt.src, Options{Cwd: "/p", Home: "/h"})
+		if a.ReadOnly != tt.ro {
+			t.Errorf("%q: ReadOnly = %v, want %v (%+v)", tt.src, a.ReadOnly, tt.ro, a.Unanalysable)
+		}
+	}
+}
+
+// What the model finds in wrappers, xargs and the read-only commands that
+// read or write through options.
+func TestModelReadsWrites(t *testing.T) {
+	tests := []struct {
+		src                  string
+		forms                []string // forms that must be present
+		reads, writes        []string
+		exact, mayWrite, una bool
+	}{
+		{src: "xargs -l rm -rf /", forms: []string{"rm -rf / ~…"}, exact: true},
+		{src: "xargs --max-lines rm -rf /", forms: []string{"rm -rf / ~…"}, exact: true},
+		{src: "xargs -i rm {}", forms: []string{"rm {} ~…"}, exact: true},
+		{src: "xargs -e rm -rf x", forms: []string{"rm -rf x ~…"}, exact: true},
+		{src: "xargs --eof=x rm -rf y", forms: []string{"rm -rf y ~…"}, exact: true},
+		{src: "xargs --replace rm {}", forms: []string{"rm {} ~…"}, exact: true},
+		{src: "env -iS 'rm -rf /'", forms: []string{"rm -rf /"}, mayWrite: false},
+		{src: "env -vS'rm -rf /'", forms: []string{"rm -rf /"}},
+		{src: "ionice -t rm -rf x", forms: []string{"rm -rf x"}},
+		{src: "/usr/bin/time -f %e rm -rf x", forms: []string{"rm -rf x"}},
+		{src: "command time -v rm -rf x", forms: []string{"rm -rf x"}},
+		{src: "su -c 'rm -rf x' root", forms: []string{"rm -rf x"}},
+		{src: "strace -f -o /dev/null rm -rf x", forms: []string{"rm -rf x"}},
+		{src: "timeout --frob 5 rm x", forms: []string{"rm x", "x"}, una: true},
+		{src: "git log --output=out", writes: []string{"/p/out"}},
+		{src: "sed -n '1r /h/.ssh/id_rsa' f", reads: []string{"/h/.ssh/id_rsa", "/p/f"}},
+		{src: `awk 'BEGIN{getline l < ".env"}'`, reads: []string{"/p/.env"}},
+		{src: "sort --compress-program=sh f", reads: []string{"/p/f"}, exact: true},
+		{src: "frob .git/config", mayWrite: true},
+		{src: "python3 tools/gen.py", reads: []string{"/p/tools/gen.py"}, exact: true, mayWrite: true},
+		{src: "shred -u /h", writes: []string{"/h"}},
+	}
+	for _, tt := range tests {
+		a := Analyze(tt.src, Options{Cwd: "/p", Home: "/h"})
+		var got []string
+		for _, c := range a.Commands {
+			got = append(got, formsStrings(c)...)
+		}
+		for _, f := range tt.forms {
+			found := false
+			for _, g := range got {
+				if g == f {
+					found = true
+				}
+			}
+			if !found {
+				t.Errorf("%q: no form %q in %q", tt.src, f, got)
+			}
+		}
+		var reads, writes []string
+		exact, may, una := false, false, len(a.Unanalysable) > 0
+		for _, c := range a.Commands {
+			reads = append(reads, paths(c.Reads)...)
+			writes = append(writes, paths(c.Writes)...)
+			exact = exact || c.ExactOnly
+			may = may || c.MayWrite
+			una = una || c.Unanalysable != ""
+		}
+		for _, r := range tt.reads {
+			if !strings.Contains(strings.Join(reads, " "), r) {
+				t.Errorf("%q: reads %q, want %q", tt.src, reads, r)
+			}
+		}
+		for _, w := range tt.writes {
+			if !strings.Contains(strings.Join(writes, " "), w) {
+				t.Errorf("%q: writes %q, want %q", tt.src, writes, w)
+			}
+		}
+		if exact != tt.exact {
+			t.Errorf("%q: ExactOnly = %v, want %v", tt.src, exact, tt.exact)
+		}
+		if tt.mayWrite && !may {
+			t.Errorf("%q: MayWrite = false", tt.src)
+		}
+		if una != tt.una {
+			t.Errorf("%q: unanalysable = %v, want %v", tt.src, una, tt.una)
+		}
+	}
+}
+
+// Deny and ask patterns naming options match every spelling of them.
+func TestOptionAwarePatterns(t *testing.T) {
+	tests := []struct {
+		pat, cmd string
+		deny     bool
+	}{
+		{"rm -rf:*", "rm -fr x", true},
+		{"rm -rf:*", "rm -r -f x", true},
+		{"rm -rf:*", "rm -Rf x", true},
+		{"rm -rf:*", "rm --recursive --force x", true},
+		{"rm -rf:*", "rm --rec --force x", true},
+		{"rm -rf:*", "rm -rfv x", true},
+		{"rm -rf:*", "rm -f build.log", false},
+		{"rm -rf:*", "rm -r x", false},
+		{"rm -rf:*", "rm $FLAGS x", true},
+		{"rm -rf *", "rm -fr x", true},
+		{"rm -rf /", "rm -fr /", true},
+		{"rm -rf /", "rm -fr /tmp", false},
+		{"git push --force:*", "git push -f", true},
+		{"git push --force:*", "git push -f origin main", true},
+		{"git push --force:*", "git push origin +main", true},
+		{"git push --force:*", "git push origin main", false},
+		{"git push --force", "git push -f", true},
+		{"git reset --hard:*", "git reset --har HEAD~1", true},
+		{"git clean -fd:*", "git clean -df", true},
+		{"git clean -fd:*", "git clean -f", false},
+		{"chmod -R:*", "chmod --recursive 777 x", true},
+	}
+	for _, tt := range tests {
+		p, err := CompilePattern(tt.pat)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.pat, err)
+		}
+		a := Analyze(tt.cmd, Options{Cwd: "/p", Home: "/h"})
+		got := false
+		for _, c := range a.Commands {
+			for _, f := range c.Forms {
+				if p.Match(f, true) {
+					got = true
+				}
+			}
+		}
+		if got != tt.deny {
+			t.Errorf("%q against %q: deny match = %v, want %v", tt.pat, tt.cmd, got, tt.deny)
+		}
+		// Allow patterns match as written.
+		if allow := p.Match(a.Commands[0].Words, false); allow && tt.cmd != tt.pat && !strings.HasPrefix(tt.cmd, strings.TrimSuffix(tt.pat, ":*")) {
+			t.Errorf("%q against %q: allow reading matched", tt.pat, tt.cmd)
+		}
+	}
+}

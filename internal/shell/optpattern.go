@@ -1,0 +1,179 @@
+package shell
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// optPattern is the option-aware reading of a deny or ask pattern for a
+// modelled command (SPEC §4.1, "Options in deny and ask patterns"): the
+// options the pattern names match a call that carries them in any order,
+// cluster or spelling (rm -rf matches rm -fr, rm -r -f, rm -Rf and
+// rm --recursive --force), and the rest of the pattern matches the
+// call's operands.
+type optPattern struct {
+	cmd  string // lower-case command name
+	sub  string // subcommand (git push), or ""
+	m    *model
+	keys []string // canonical options the pattern requires
+	any  bool     // the pattern ends in :* or * after its options
+	rest *Pattern // the pattern's words after its options, or nil
+}
+
+// compileOptPattern returns the option-aware reading of a pattern's words,
+// or nil when the pattern does not start with a modelled command and
+// options without arguments.
+func compileOptPattern(words []*syntax.Word, spec string) *optPattern {
+	lits := make([]string, len(words))
+	for i, w := range words {
+		us := appendPatternWord(nil, w, spec)
+		b := make([]byte, 0, len(us))
+		for j, u := range us {
+			if u >= 256 {
+				if u == uStar && j == len(us)-1 {
+					b = append(b, '*')
+					continue
+				}
+				b = nil
+				break
+			}
+			b = append(b, byte(u))
+		}
+		if b == nil {
+			lits[i] = "\x00" // not a literal
+		} else {
+			lits[i] = string(b)
+		}
+	}
+	if len(words) < 2 {
+		return nil
+	}
+	op := &optPattern{cmd: strings.ToLower(lits[0])}
+	m := lookupModel(op.cmd)
+	if m == nil {
+		return nil
+	}
+	i := 1
+	if m.subs != nil {
+		sub := m.subs[lits[1]]
+		if sub == nil {
+			return nil
+		}
+		op.sub, m, i = lits[1], sub, 2
+	}
+	op.m = m
+	var optWords []wordInfo
+	for ; i < len(words); i++ {
+		v := lits[i]
+		last := false
+		if strings.HasSuffix(v, ":*") {
+			v, last = v[:len(v)-2], true
+		}
+		if len(v) < 2 || v[0] != '-' || v == "--" || strings.ContainsAny(v, "*\x00") {
+			if last {
+				return nil
+			}
+			break
+		}
+		optWords = append(optWords, staticWord(v))
+		if last {
+			op.any = true
+			i++
+			break
+		}
+	}
+	if len(optWords) == 0 {
+		return nil
+	}
+	a := m.parse(optWords)
+	if len(a.unknown) > 0 || len(a.ops) > 0 {
+		return nil
+	}
+	for _, o := range a.opts {
+		if o.has || o.def == nil || o.def.arg == argReq || o.def.arg == argTwo {
+			return nil // an option with its argument: matched as written
+		}
+		op.keys = append(op.keys, o.name)
+	}
+	if op.any {
+		if i < len(words) {
+			return nil
+		}
+		return op
+	}
+	rest := words[i:]
+	if len(rest) == 1 && lits[i] == "*" {
+		op.any = true
+		return op
+	}
+	if len(rest) > 0 {
+		p := &Pattern{spec: spec}
+		for j, w := range rest {
+			if j > 0 {
+				p.units = append(p.units, uSep)
+			}
+			p.units = appendPatternWord(p.units, w, spec)
+		}
+		n := len(p.units)
+		if n >= 2 && p.units[n-1] == uStar && (p.units[n-2] == uSep || p.units[n-2] == ':') {
+			p.units = append(p.units[:n-2], uBStar)
+		}
+		p.lower = lowerUnits(p.units)
+		op.rest = p
+	}
+	return op
+}
+
+// match reports whether one reading of a command carries the pattern's
+// options and operands.
+func (op *optPattern) match(words []Word) bool {
+	if len(words) == 0 || !words[0].Static || !strings.EqualFold(words[0].Value, op.cmd) {
+		return false
+	}
+	args := words[1:]
+	if op.sub != "" {
+		if len(args) == 0 || !args[0].Static || !strings.EqualFold(args[0].Value, op.sub) {
+			return false
+		}
+		args = args[1:]
+	}
+	ws := make([]wordInfo, len(args))
+	for i, w := range args {
+		ws[i] = wordInfo{Word: w}
+	}
+	a := op.m.parse(ws)
+	if !a.dyn {
+		// A word whose value is not static may be any option; otherwise
+		// every option the pattern names must be there.
+		for _, k := range op.keys {
+			if !a.has(k) && !op.implied(k, &a) {
+				return false
+			}
+		}
+	}
+	if op.any {
+		return true
+	}
+	if op.rest == nil {
+		return len(a.ops) == 0
+	}
+	ops := make([]Word, len(a.ops))
+	for i, w := range a.ops {
+		ops[i] = w.Word
+	}
+	return len(ops) > 0 && op.rest.Match(ops, true)
+}
+
+// implied reports an option a call carries in another form: a forced
+// refspec (+main) forces a git push.
+func (op *optPattern) implied(key string, a *argv) bool {
+	if op.cmd == "git" && op.sub == "push" && key == "-f" {
+		for _, w := range a.ops {
+			if !w.Static || strings.HasPrefix(w.Value, "+") || strings.Contains(w.Value, ":+") {
+				return true
+			}
+		}
+	}
+	return false
+}
