@@ -1,9 +1,12 @@
 package toolgate
 
 import (
+	"path"
 	"sort"
 	"strings"
 
+	"github.com/toolgate/toolgate/internal/pathmatch"
+	"github.com/toolgate/toolgate/internal/shell"
 	"github.com/toolgate/toolgate/rule"
 )
 
@@ -108,8 +111,13 @@ type readingPlan struct {
 // ReadingNote says why a rule has more than one reading, or approves
 // nothing, for lint.
 type ReadingNote struct {
-	// Code is "padded", "escaped-as-written", "alias", "powershell-allow",
-	// "no-command" or "skill".
+	// Code is one of: "padded" (spaces Claude Code keeps; Reading is the
+	// trimmed rule), "escaped-as-written" (Reading is the rule as written,
+	// without Claude's unescaping), "no-command" (Claude's reading is no
+	// command a shell can parse; Reading is the reading used for deny),
+	// "alias" (Reading names the tool the alias stands for), "skill",
+	// "powershell-allow", "exact-only", "unanalysable", "assign-unsafe"
+	// and "secret-non-path" (see [RuleReadings]).
 	Code string
 	// Reading is the extra reading's rule text, when there is one.
 	Reading string
@@ -122,13 +130,81 @@ type ReadingNote struct {
 // approves nothing (a padded prefix or exact shell rule, a prefix or
 // wildcard PowerShell rule). It uses the built-in catalog; the engine's own
 // reading also honours a configuration's tools section.
+//
+// For a shell allow rule it also says what the engine's own command model
+// says about the command the rule names (probed as the rule's literal text,
+// followed by one argument when the rule is a prefix): that such a command
+// is approved only by an exact rule (an interpreter running a script, a
+// module or inline code: "exact-only"), that it cannot be analysed
+// ("unanalysable"), that it assigns a variable that is not known to be safe
+// ("assign-unsafe"), or that it reads a secret file, which only a path rule
+// can approve ("secret-non-path").
 func RuleReadings(text string, e Effect) []ReadingNote {
 	pr, err := rule.Parse(text)
 	if err != nil {
 		return nil
 	}
 	c := &Config{tools: builtinTools}
-	return c.planReadings(pr, e).notes
+	p := c.planReadings(pr, e)
+	notes := p.notes
+	noCommand := false
+	if p.primary {
+		if _, d := c.compileRule(RuleSpec{Text: text}, e, Layer{Root: "/"}); d != nil {
+			for _, fb := range p.fallbacks {
+				if _, d := c.compileRule(RuleSpec{Text: fb}, e, Layer{Root: "/"}); d == nil {
+					fr, _ := rule.Parse(fb)
+					notes = append(notes, ReadingNote{Code: "no-command", Reading: fr.Tool + "(" + fr.Specifier + ")", ApprovesNothing: e == EffectAllow})
+					noCommand = true
+					break
+				}
+			}
+		}
+	}
+	if e == EffectAllow && !p.approvesNothing && !noCommand && pr.HasSpecifier() && c.ruleKind(pr.Tool, false) == KindShell {
+		notes = append(notes, probeShellAllow(pr.Specifier)...)
+	}
+	return notes
+}
+
+// probeShellAllow analyses the command a shell allow rule names.
+func probeShellAllow(spec string) []ReadingNote {
+	s := strings.TrimSpace(spec)
+	wild := false
+	if base, ok := cutPrefixStar(s); ok {
+		s, wild = strings.TrimSpace(base), true
+	} else if strings.HasSuffix(s, "*") {
+		s, wild = strings.TrimSuffix(s, "*"), true
+	}
+	if s == "" || strings.Contains(s, "*") {
+		return nil
+	}
+	probe := s
+	if wild {
+		probe += " x"
+	}
+	const dir = "/probe"
+	an := shell.Analyze(probe, shell.Options{Cwd: dir})
+	var notes []ReadingNote
+	for _, is := range an.Unanalysable {
+		notes = append(notes, ReadingNote{Code: "unanalysable", Reading: is.Message, ApprovesNothing: true})
+	}
+	if len(an.UnsafeAssign) > 0 {
+		notes = append(notes, ReadingNote{Code: "assign-unsafe", Reading: strings.Join(an.UnsafeAssign, ", "), ApprovesNothing: true})
+	}
+	for _, cmd := range an.Commands {
+		if cmd.Unanalysable != "" {
+			notes = append(notes, ReadingNote{Code: "unanalysable", Reading: cmd.Unanalysable, ApprovesNothing: true})
+		}
+		if wild && cmd.ExactOnly {
+			notes = append(notes, ReadingNote{Code: "exact-only", Reading: cmd.Text})
+		}
+		for _, r := range cmd.Reads {
+			if p := path.Join(dir, r.Text); !strings.HasPrefix(r.Text, "/") && pathmatch.IsSecret(p) || pathmatch.IsSecret(r.Text) {
+				notes = append(notes, ReadingNote{Code: "secret-non-path", Reading: r.Text})
+			}
+		}
+	}
+	return notes
 }
 
 // planReadings decides the readings of a parsed rule.
@@ -215,7 +291,7 @@ func (c *Config) planReadings(pr rule.Rule, e Effect) (p readingPlanNotes) {
 		p.fallbacks = append(p.fallbacks, t)
 		if fold {
 			p.extra = append(p.extra, t)
-			note("escaped-as-written", t)
+			note("escaped-as-written", tool+"("+pr.Raw+")")
 		}
 	}
 	if trimmed != spec {

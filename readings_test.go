@@ -1,0 +1,58 @@
+package toolgate_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/toolgate/toolgate"
+)
+
+// RuleReadings: what lint reports about the Claude Code shapes (docs/rules.md,
+// "Claude Code compatibility").
+func TestRuleReadings(t *testing.T) {
+	tests := []struct {
+		rule   string
+		effect toolgate.Effect
+		want   string // "code[!]=reading" joined by "; " (! marks ApprovesNothing)
+	}{
+		{"Bash(dd :*)", toolgate.EffectDeny, "padded=Bash(dd:*)"},
+		{"Bash(dd :*)", toolgate.EffectAllow, "padded!=Bash(dd:*)"},
+		{"Bash( npm test)", toolgate.EffectAllow, "padded!=Bash(npm test)"},
+		{"Bash( npm run *)", toolgate.EffectAllow, "padded=Bash(npm run *)"},
+		{"Read( ** /*token*)", toolgate.EffectDeny, "padded=Read(**/*token*)"},
+		{"Read( ** /*token*)", toolgate.EffectAllow, "padded=Read(**/*token*)"},
+		{"Bash(npm run test:*)", toolgate.EffectAllow, ""},
+		{"Bash(python3:*)", toolgate.EffectAllow, "exact-only=python3 x"},
+		{"Bash(python3 -m pytest:*)", toolgate.EffectAllow, "exact-only=python3 -m pytest x"},
+		{"Bash(node -e:*)", toolgate.EffectAllow, "exact-only=node -e x"},
+		{"Bash(python3 tools/gen.py)", toolgate.EffectAllow, ""},
+		{"Bash(python3:*)", toolgate.EffectDeny, ""},
+		{"Bash(cat .env)", toolgate.EffectAllow, "secret-non-path=.env"},
+		{"Bash(cat README.md)", toolgate.EffectAllow, ""},
+		{"Bash(FOO=1 make:*)", toolgate.EffectAllow, "assign-unsafe!=FOO"},
+		{"Bash(PATH=/tmp/bin make:*)", toolgate.EffectAllow, "assign-unsafe!=PATH"},
+		{"Bash(TZ=UTC npx vitest run:*)", toolgate.EffectAllow, ""},
+		{"Bash(trap:*)", toolgate.EffectAllow, "unanalysable!=trap"},
+		{"Bash(touch \\(x\\):*)", toolgate.EffectAllow, "no-command!=Bash(touch \\(x\\):*)"},
+		{"Bash(touch \\(x\\):*)", toolgate.EffectDeny, "escaped-as-written=Bash(touch \\(x\\):*); no-command=Bash(touch \\(x\\):*)"},
+		{"Bash(echo \"\\(x\\)\":*)", toolgate.EffectAllow, ""},
+		{"PowerShell(git status:*)", toolgate.EffectAllow, "powershell-allow!="},
+		{"PowerShell(Get-ChildItem)", toolgate.EffectAllow, ""},
+		{"Task(Explore)", toolgate.EffectAllow, "alias=Agent(Explore)"},
+		{"KillShell", toolgate.EffectDeny, "alias=TaskStop"},
+		{"Skill(commit)", toolgate.EffectAllow, "skill="},
+	}
+	for _, tt := range tests {
+		var got []string
+		for _, n := range toolgate.RuleReadings(tt.rule, tt.effect) {
+			s := n.Code
+			if n.ApprovesNothing {
+				s += "!"
+			}
+			got = append(got, s+"="+n.Reading)
+		}
+		if g := strings.Join(got, "; "); !strings.HasPrefix(g, tt.want) || tt.want == "" && g != "" {
+			t.Errorf("RuleReadings(%q, %v) = %q, want %q", tt.rule, tt.effect, g, tt.want)
+		}
+	}
+}
