@@ -26,6 +26,7 @@ type Config struct {
 	layers []Layer // sorted, highest priority first
 	opts   Options
 
+	settings        Settings
 	defaultOutcome  Outcome
 	defaultReadOnly Outcome
 	precedence      Precedence
@@ -203,54 +204,20 @@ func Compile(layers []Layer, opts Options) (*Config, error) {
 		}
 	}
 
-	// Scalars: the highest-priority layer that sets one wins; among equal
-	// priorities the later layer. Walk from lowest to highest and overwrite.
-	var pre *Precedence
-	var defSrc, droSrc Source
-	for i := len(ls) - 1; i >= 0; {
-		j := i
-		for j >= 0 && ls[j].Source == ls[i].Source {
-			j--
+	// Scalars (ResolveSettings, layer.go): the engine's one reading of them.
+	st := ResolveSettings(ls)
+	c.settings = st
+	c.defaultOutcome, c.defaultReadOnly = st.Default, st.DefaultReadOnly
+	c.precedence, c.mode, c.enabled = st.Precedence, st.Mode, st.Enabled
+	for _, l := range ls {
+		if l.Mode != nil && c.disabledModes[l.Mode.Name] {
+			diags.Errorf(Position{File: l.File}, "mode-disabled", "mode %s is disabled by the managed configuration", l.Mode.Name)
 		}
-		for k := j + 1; k <= i; k++ { // equal priority, in order
-			l := ls[k]
-			if l.Default != nil {
-				c.defaultOutcome, defSrc = *l.Default, l.Source
-			}
-			if l.DefaultReadOnly != nil {
-				c.defaultReadOnly, droSrc = *l.DefaultReadOnly, l.Source
-			}
-			if l.Precedence != nil {
-				pre = l.Precedence
-			}
-			if l.Mode != nil {
-				c.mode = *l.Mode
-				if c.disabledModes[l.Mode.Name] {
-					diags.Errorf(Position{File: l.File}, "mode-disabled", "mode %s is disabled by the managed configuration", l.Mode.Name)
-				}
-			}
-			if l.Enabled != nil {
-				c.enabled = *l.Enabled
-			}
-		}
-		i = j
-	}
-	if pre != nil {
-		c.precedence = *pre
 	}
 	for _, o := range []Outcome{c.defaultOutcome, c.defaultReadOnly} {
 		if o == Modify {
 			diags.Errorf(Position{}, "value", "default outcome must be allow, ask or deny")
 		}
-	}
-	// The built-in policy's read-only default belongs to its own default: a
-	// configuration that sets its own default without a read-only one gets
-	// default_read_only = default, as if the built-in layer were not there.
-	if droSrc == SourceBuiltin && defSrc != SourceBuiltin {
-		c.defaultReadOnly = Invalid
-	}
-	if c.defaultReadOnly == Invalid {
-		c.defaultReadOnly = c.defaultOutcome
 	}
 
 	// Tool catalog overrides.
@@ -454,6 +421,11 @@ func deref[T any](p *T) any {
 
 // Revision identifies the loaded configuration: a hash of every layer.
 func (c *Config) Revision() string { return c.revision }
+
+// Settings returns the scalar settings in force and the layer each comes
+// from, as the engine reads them: a command line showing them (explain)
+// needs no reading of its own.
+func (c *Config) Settings() Settings { return c.settings }
 
 // Mode returns the configured session mode.
 func (c *Config) Mode() Mode { return c.mode }

@@ -3,6 +3,7 @@ package toolgate
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 )
 
 // Source says where a layer comes from. Sources are ordered by priority,
@@ -192,4 +193,91 @@ type Layer struct {
 	// allow rules name tools literally (case-sensitive; a trailing "*" is a
 	// prefix) and never stand for a whole kind, as they did before.
 	ExactToolNames bool
+}
+
+// BuiltinLayer returns the built-in default policy (SPEC §6.1), which lies
+// beneath every file: default ask, precedence deny-allow-ask, mode default,
+// enabled. The safety checks are always on; they need no setting.
+//
+// discovered says whether the configuration was found by discovery. Only
+// then is the built-in default policy in force with its default_read_only:
+// allow. A configuration named explicitly (--config FILE) is a complete
+// policy: the built-in layer then sets no default_read_only, which follows
+// default as everywhere else.
+func BuiltinLayer(discovered bool) Layer {
+	ask, allow := Ask, Allow
+	prec := DenyAllowAsk
+	mode := Mode{Name: ModeDefault}
+	enabled := true
+	l := Layer{Source: SourceBuiltin, Default: &ask, Precedence: &prec, Mode: &mode, Enabled: &enabled}
+	if discovered {
+		l.DefaultReadOnly = &allow
+	}
+	return l
+}
+
+// Settings are the scalar settings a list of layers puts in force, with the
+// layer each comes from (SourceInvalid: no layer set it).
+type Settings struct {
+	Default               Outcome
+	DefaultSource         Source
+	DefaultReadOnly       Outcome
+	DefaultReadOnlySource Source // SourceInvalid when it follows Default
+	Precedence            Precedence
+	Mode                  Mode
+	Enabled               bool
+}
+
+// ResolveSettings returns the scalar settings in force for layers (SPEC
+// §6.1): each comes from the highest-priority layer that sets it, and
+// between layers of equal priority from the later one. Unset, default is
+// ask, default_read_only follows default, precedence is deny-allow-ask, the
+// mode is default and the policy is enabled.
+//
+// The built-in layer's default_read_only belongs to its own default: when
+// a file sets default but not default_read_only, default_read_only follows
+// that default, as if the built-in layer were not there.
+//
+// Compile and the configuration loader (judging whether an untrusted file
+// loosens the settings beneath it) both read settings this way.
+func ResolveSettings(layers []Layer) Settings {
+	ls := append([]Layer(nil), layers...)
+	sort.SliceStable(ls, func(i, j int) bool { return ls[i].Source < ls[j].Source })
+	st := Settings{Default: Ask, Mode: Mode{Name: ModeDefault}, Enabled: true}
+	dro := Invalid
+	// Walk from the lowest priority to the highest and overwrite; equal
+	// priorities in their order, so the later wins.
+	for i := len(ls) - 1; i >= 0; {
+		j := i
+		for j >= 0 && ls[j].Source == ls[i].Source {
+			j--
+		}
+		for k := j + 1; k <= i; k++ {
+			l := ls[k]
+			if l.Default != nil {
+				st.Default, st.DefaultSource = *l.Default, l.Source
+			}
+			if l.DefaultReadOnly != nil {
+				dro, st.DefaultReadOnlySource = *l.DefaultReadOnly, l.Source
+			}
+			if l.Precedence != nil {
+				st.Precedence = *l.Precedence
+			}
+			if l.Mode != nil {
+				st.Mode = *l.Mode
+			}
+			if l.Enabled != nil {
+				st.Enabled = *l.Enabled
+			}
+		}
+		i = j
+	}
+	if st.DefaultReadOnlySource == SourceBuiltin && st.DefaultSource != SourceBuiltin {
+		dro, st.DefaultReadOnlySource = Invalid, SourceInvalid
+	}
+	if dro == Invalid {
+		dro = st.Default
+	}
+	st.DefaultReadOnly = dro
+	return st
 }

@@ -32,7 +32,10 @@ type Options struct {
 	Explicit []string
 	// Claude reads Claude Code settings files in discovery (--claude).
 	Claude bool
-	// Builtin puts the built-in default policy ([Builtin]) beneath the files.
+	// Builtin puts the built-in default policy beneath the files. Only with
+	// discovery is it in force with its default_read_only: allow; under
+	// Explicit files, which are a complete policy, default_read_only
+	// follows default ([toolgate.BuiltinLayer]).
 	Builtin bool
 	// Engine are the options passed to toolgate.Compile by [Build].
 	Engine toolgate.Options
@@ -51,22 +54,13 @@ type Set struct {
 	Diags toolgate.Diagnostics
 }
 
-// Builtin returns the built-in default policy: one SourceBuiltin layer with
-// default ask, default_read_only allow, precedence deny-allow-ask and mode
-// default. The safety checks are always on; they need no setting.
+// Builtin returns the built-in default policy as discovery puts it beneath
+// the files: one SourceBuiltin layer with default ask, default_read_only
+// allow, precedence deny-allow-ask and mode default
+// ([toolgate.BuiltinLayer]). The safety checks are always on; they need no
+// setting.
 func Builtin() []toolgate.Layer {
-	ask, allow := toolgate.Ask, toolgate.Allow
-	prec := toolgate.DenyAllowAsk
-	mode := toolgate.Mode{Name: toolgate.ModeDefault}
-	enabled := true
-	return []toolgate.Layer{{
-		Source:          toolgate.SourceBuiltin,
-		Default:         &ask,
-		DefaultReadOnly: &allow,
-		Precedence:      &prec,
-		Mode:            &mode,
-		Enabled:         &enabled,
-	}}
+	return []toolgate.Layer{toolgate.BuiltinLayer(true)}
 }
 
 var policyExts = []string{".yaml", ".yml", ".toml", ".json"}
@@ -99,7 +93,7 @@ func Load(opts Options) (*Set, error) {
 	}
 	sort.SliceStable(layers, func(i, j int) bool { return layers[i].Source < layers[j].Source })
 	if opts.Builtin {
-		layers = append(layers, Builtin()...)
+		layers = append(layers, toolgate.BuiltinLayer(len(opts.Explicit) == 0))
 	}
 	ld.set.Layers = layers
 	if ld.diags.HasErrors() {
@@ -223,41 +217,24 @@ func (ld *loader) discover() {
 }
 
 // beneath returns the settings in force below source src: those of the
-// files read so far with a lower priority, over the built-in default.
+// files read so far with a lower priority, over the built-in default, read
+// as the engine reads them (toolgate.ResolveSettings) — so that a file
+// setting default: deny without default_read_only counts as
+// default_read_only: deny beneath, as it is in force.
 func (ld *loader) beneath(src toolgate.Source) scalars {
 	var layers []toolgate.Layer
 	if ld.opts.Builtin {
 		layers = Builtin()
 	}
-	var files []toolgate.Layer
 	for _, f := range ld.set.Files {
 		for _, l := range f.Layers {
 			if l.Source > src {
-				files = append(files, l)
+				layers = append(layers, l)
 			}
 		}
 	}
-	// Lowest priority first, so later assignments win.
-	sort.SliceStable(files, func(i, j int) bool { return files[i].Source > files[j].Source })
-	layers = append(layers, files...)
-	s := scalars{def: toolgate.Ask, prec: toolgate.DenyAllowAsk}
-	var ro *toolgate.Outcome
-	for _, l := range layers {
-		if l.Default != nil {
-			s.def = *l.Default
-		}
-		if l.DefaultReadOnly != nil {
-			ro = l.DefaultReadOnly
-		}
-		if l.Precedence != nil {
-			s.prec = *l.Precedence
-		}
-	}
-	s.defRO = s.def
-	if ro != nil {
-		s.defRO = *ro
-	}
-	return s
+	st := toolgate.ResolveSettings(layers)
+	return scalars{def: st.Default, defRO: st.DefaultReadOnly, prec: st.Precedence}
 }
 
 // findRoot returns the nearest ancestor of the working directory holding
