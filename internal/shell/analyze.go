@@ -113,10 +113,6 @@ type Command struct {
 	// ReadOnly reports that the built-in classifier knows the command only
 	// reads.
 	ReadOnly bool
-	// MayWrite reports a command the model does not know (or an option or
-	// subcommand it does not know): it may write any path it names, so its
-	// argument paths face edit deny rules and protected paths.
-	MayWrite bool
 	// AcceptEdits reports a plain mkdir, touch, mv, cp, rm, rmdir or sed -i.
 	AcceptEdits bool
 	// Writes lists the files written: output redirection targets and the
@@ -137,8 +133,14 @@ type Command struct {
 	CriticalRemoval string
 	// Stdin is the static here-document or here-string fed to the command.
 	Stdin string
-	// StdinStatic reports that Stdin holds a static body.
+	// StdinStatic reports that Stdin holds a static body. It is false when
+	// a here-document or here-string meets another redirection of
+	// descriptor 0: the program is then unknown.
 	StdinStatic bool
+
+	// shadowed holds the static here-documents on descriptor 0 of such a
+	// conflict, read for deny rules only.
+	shadowed []string
 }
 
 // PathRef is a path named by a command.
@@ -709,6 +711,8 @@ type redirInfo struct {
 	// stdinStatic false.
 	fd0    int
 	fd0Doc bool
+	// docs holds the static bodies of the here-documents on descriptor 0.
+	docs []string
 }
 
 func (r *redirInfo) merge(outer *redirInfo) {
@@ -728,6 +732,7 @@ func (r *redirInfo) merge(outer *redirInfo) {
 		if r.fd0Doc || outer.fd0Doc {
 			r.fd0Doc = true
 			r.stdin, r.stdinSet, r.stdinStatic = "", true, false
+			r.docs = append(r.docs, outer.docs...)
 		}
 	}
 }
@@ -787,6 +792,9 @@ func (an *analyzer) redirs(rs []*syntax.Redirect, sc scope) *redirInfo {
 				ri.stdin, ri.stdinStatic = wi.Value+"\n", wi.Static
 			} else {
 				ri.stdin, ri.stdinStatic = heredocBody(r, sc.src)
+			}
+			if ri.stdinStatic {
+				ri.docs = append(ri.docs, ri.stdin)
 			}
 			continue
 		}
@@ -892,6 +900,9 @@ func (an *analyzer) applyIO(c *Command, io *redirInfo) {
 	}
 	if io.stdinSet {
 		c.Stdin, c.StdinStatic = io.stdin, io.stdinStatic
+		if !io.stdinStatic && io.fd0Doc {
+			c.shadowed = io.docs
+		}
 	}
 }
 
@@ -1122,6 +1133,14 @@ func (an *analyzer) afterClassify(c *Command, sc scope, notes int) {
 			continue
 		}
 		switch f[0].Value {
+		case "bash", "sh", "zsh", "dash", "ksh", "mksh", "ash":
+			// A shell whose here-document meets another redirection of
+			// descriptor 0 is unanalysable (it reads no static program);
+			// deny rules still see the here-documents' commands.
+			for _, d := range c.shadowed {
+				an.script(d, sc.depth+1, *sc.dir, nil, d)
+			}
+			c.shadowed = nil
 		case "apply_patch":
 			if !c.StdinStatic {
 				setUnanalysable(c, "apply_patch without a static patch on descriptor 0")

@@ -52,11 +52,13 @@ func TestFamilyHeredocDescriptor(t *testing.T) {
 		{"bash 3<<'B'\ngit status\nB", true, []string{"bash"}, "", false},
 		// A here-string and an input file: the later one wins in bash;
 		// either way the program is not read from the here-string.
-		{"bash <<< 'git status' < script.sh", true, []string{"bash"}, "", false},
-		{"bash < script.sh <<< 'git status'", true, []string{"bash"}, "", false},
-		{"bash <<< 'git status' 0<&3", true, []string{"bash"}, "", false},
-		{"bash <<'A' <<'B'\nls\nA\nls\nB", true, []string{"bash"}, "", false},
-		{"{ bash <<< 'git status'; } < script.sh", true, []string{"bash"}, "", false},
+		// The here-document is still read for deny rules.
+		{"bash <<< 'git status' < script.sh", true, []string{"bash", "git status"}, "", false},
+		{"bash < script.sh <<< 'git status'", true, []string{"bash", "git status"}, "", false},
+		{"bash <<< 'git status' 0<&3", true, []string{"bash", "git status"}, "", false},
+		{"bash <<'A' <<'B'\nls\nA\nls -l\nB", true, []string{"bash", "ls", "ls -l"}, "", false},
+		{"{ bash <<< 'git status'; } < script.sh", true, []string{"bash", "git status"}, "", false},
+		{"cat <<< 'git status' < f", false, []string{"cat"}, "", false},
 		{"{ bash; } <<< 'git status'", false, []string{"bash", "git status"}, "git status\n", true},
 		// Output redirections of other descriptors change nothing.
 		{"bash <<< 'git status' 2>/dev/null", false, []string{"bash", "git status"}, "git status\n", true},
