@@ -22,6 +22,7 @@ var (
 	flagCmd      = flag.String("bashdiff.cmd", "", "run only this command string")
 	flagShow     = flag.Int("bashdiff.show", 25, "failing commands described in full")
 	flagFailures = flag.String("bashdiff.failures", "", "write every failing command (JSON-quoted, one a line, with its classes) to this file")
+	flagMinimize = flag.Bool("bashdiff.minimize", false, "shrink each failing command to a smallest failing piece before reporting it")
 )
 
 func TestMain(m *testing.M) {
@@ -114,6 +115,9 @@ func runAll(t *testing.T, s *Sandbox, label string, cmds []string) {
 		runs += r.tr.Runs
 		if r.tr.TimedOut {
 			timedOut++
+			if timedOut <= 5 {
+				t.Logf("timed out: %q", r.tr.Cmd)
+			}
 		}
 		if len(r.fails) == 0 {
 			continue
@@ -126,7 +130,15 @@ func runAll(t *testing.T, s *Sandbox, label string, cmds []string) {
 		for c := range classes {
 			byClass[c]++
 		}
-		lines = append(lines, fmt.Sprintf("%q\t%s", r.tr.Cmd, strings.Join(sortedKeys(classes), ",")))
+		if *flagMinimize {
+			for c := range classes {
+				small := minimize(s, r.tr.Cmd, c)
+				mr := check(s, small)
+				lines = append(lines, fmt.Sprintf("%q\t%s\t%s", small, c, firstOf(mr.fails, c)))
+			}
+		} else {
+			lines = append(lines, fmt.Sprintf("%q\t%s", r.tr.Cmd, strings.Join(sortedKeys(classes), ",")))
+		}
 		if failed <= *flagShow {
 			report.WriteString(Describe(r.tr, r.an, r.fails))
 		}
@@ -193,4 +205,14 @@ func FuzzBashDiff(f *testing.F) {
 			t.Errorf("%s", Describe(r.tr, r.an, r.fails))
 		}
 	})
+}
+
+// firstOf describes the first failure of class c.
+func firstOf(fs []Failure, c string) string {
+	for _, f := range fs {
+		if f.Class == c {
+			return f.String()
+		}
+	}
+	return ""
 }

@@ -95,7 +95,7 @@ func (g *Generator) command() string {
 	case 7:
 		return "for x in " + g.arg() + " " + g.arg() + "; do " + g.pick("rm \"$x\"", "cat $x", "echo $x > $x.out", g.simple()) + "; done"
 	case 8:
-		return "while " + g.pick("false", "read -r l", "read l < .env") + "; do " + g.simple() + "; done" + g.pick("", " < list.txt")
+		return "while " + g.pick("false", "read -r l", "read l && false") + "; do " + g.simple() + "; done" + g.pick("", " < list.txt")
 	case 9:
 		return "case " + g.arg() + " in *) " + g.list() + ";; esac"
 	case 10, 11, 12:

@@ -42,6 +42,7 @@ func RunHelperIfRequested() {
 		reply(&Trace{Err: err.Error()})
 		os.Exit(2)
 	}
+	h.dirty = true
 	reply(&Trace{})
 	in := bufio.NewScanner(os.Stdin)
 	in.Buffer(make([]byte, 0, 1<<16), 1<<24)
@@ -59,6 +60,8 @@ func RunHelperIfRequested() {
 type helper struct {
 	cfg     helperConfig
 	ownProc bool
+	// dirty reports that the fixture must be rebuilt before the next run.
+	dirty bool
 }
 
 func (h *helper) fix() string  { return filepath.Join(h.cfg.Root, "fix") }
@@ -114,9 +117,11 @@ func (h *helper) setup() error {
 			return fmt.Errorf("mounting the shims over %s: %v", d, err)
 		}
 	}
-	for _, d := range []string{"fix", "log"} {
-		if err := syscall.Mount(filepath.Join(h.cfg.WorkerDir, d), filepath.Join(h.cfg.Root, d), "", syscall.MS_BIND, ""); err != nil {
-			return fmt.Errorf("mounting %s: %v", d, err)
+	// The fixture and the strace logs live on this namespace's own small
+	// tmpfs mounts: fast to rebuild, private to the worker, bounded in size.
+	for d, size := range map[string]string{"fix": "64m", "log": "512m"} {
+		if err := syscall.Mount("tmpfs", filepath.Join(h.cfg.Root, d), "tmpfs", syscall.MS_NOSUID|syscall.MS_NODEV, "mode=755,size="+size); err != nil {
+			return fmt.Errorf("mounting a tmpfs on %s: %v", d, err)
 		}
 	}
 	// A /proc of our own pid namespace, when the container allows it. It
@@ -224,10 +229,27 @@ func (h *helper) run(cmd string) *Trace {
 		tr.Skipped = "command holds a NUL byte: bash -c cannot receive it"
 		return tr
 	}
-	if err := h.resetFixture(); err != nil {
-		tr.Err = "fixture: " + err.Error()
-		return tr
+	t0 := time.Now()
+	defer func() { tr.Timing = fmt.Sprintf("%s total %v", tr.Timing, time.Since(t0)) }()
+	// The fixture is rebuilt only when the last command may have changed
+	// it: a traced write succeeded, or the trace is incomplete.
+	if h.dirty {
+		if err := h.resetFixture(); err != nil {
+			tr.Err = "fixture: " + err.Error()
+			return tr
+		}
 	}
+	h.dirty = true
+	defer func() {
+		if tr.Err == "" && !tr.TimedOut && tr.BadLines == 0 {
+			h.dirty = false
+			for _, e := range tr.Events {
+				if e.Kind == KindWrite && e.Err == "" {
+					h.dirty = true
+				}
+			}
+		}
+	}()
 	entries, _ := os.ReadDir(h.log())
 	for _, e := range entries {
 		os.RemoveAll(filepath.Join(h.log(), e.Name()))
@@ -279,7 +301,9 @@ func (h *helper) run(cmd string) *Trace {
 		}
 	}
 	c.WaitDelay = time.Second
+	tr.Timing += fmt.Sprintf("setup %v", time.Since(t0))
 	runErr := c.Run()
+	tr.Timing += fmt.Sprintf(" run %v", time.Since(t0))
 	if ctx.Err() != nil {
 		tr.TimedOut = true
 	}
@@ -297,6 +321,7 @@ func (h *helper) run(cmd string) *Trace {
 			return tr
 		}
 	}
+	tr.Timing += fmt.Sprintf(" reap %v", time.Since(t0))
 	errFile.Seek(0, 0)
 	buf := make([]byte, 2048)
 	n, _ := errFile.Read(buf)

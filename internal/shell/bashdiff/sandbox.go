@@ -33,7 +33,8 @@ type Config struct {
 	Workers int
 	// Timeout bounds one command (default 3s).
 	Timeout time.Duration
-	// GoTool is the go command used to build the shim (default "go").
+	// GoTool is the go command used to build the Go shim on architectures
+	// without a built-in one (default "go").
 	GoTool string
 }
 
@@ -72,6 +73,8 @@ type Trace struct {
 	Skipped string `json:",omitempty"`
 	// Err is a harness failure; the events are then incomplete.
 	Err string `json:",omitempty"`
+	// Timing shows where the time of the last run went.
+	Timing string `json:",omitempty"`
 	// Runs counts the bash runs it took (a run is repeated after shims are
 	// added for programs that were not found).
 	Runs int `json:",omitempty"`
@@ -151,10 +154,20 @@ func New(cfg Config) (*Sandbox, error) {
 	if err := copyFile(exe, filepath.Join(root, "tools", "helper")); err != nil {
 		return nil, err
 	}
-	build := exec.Command(cfg.GoTool, "build", "-trimpath", "-o", s.shim, "github.com/toolgate/toolgate/internal/shell/bashdiff/shim")
-	build.Env = append(os.Environ(), "CGO_ENABLED=0")
-	if out, err := build.CombinedOutput(); err != nil {
-		return nil, fmt.Errorf("building the shim: %v\n%s", err, out)
+	if tiny := tinyShim(); tiny != nil {
+		if err := os.WriteFile(s.shim, tiny, 0o755); err != nil {
+			return nil, err
+		}
+	} else {
+		build := exec.Command(cfg.GoTool, "build", "-trimpath", "-o", s.shim, "github.com/toolgate/toolgate/internal/shell/bashdiff/shim")
+		build.Env = append(os.Environ(), "CGO_ENABLED=0")
+		if out, err := build.CombinedOutput(); err != nil {
+			return nil, fmt.Errorf("building the shim: %v\n%s", err, out)
+		}
+	}
+	// Prove the shim runs and does nothing but exit 0.
+	if out, err := exec.Command(s.shim, "--version").CombinedOutput(); err != nil || len(out) > 0 {
+		return nil, fmt.Errorf("the shim does not run cleanly: %v %q", err, out)
 	}
 	for _, name := range RealTools {
 		src := name
