@@ -23,12 +23,12 @@ func (in *inspector) git(a *argv) bool {
 		case "--git-dir", "--namespace", "--exec-path", "--super-prefix":
 			// Another repository or program directory: nothing read here is
 			// known to be read-only.
-			in.c.MayWrite = true
+			in.mayWrite = true
 			return false
 		}
 	}
 	if len(a.ops) == 0 || !a.ops[0].Static {
-		in.c.MayWrite = true
+		in.mayWrite = true
 		return false
 	}
 	sub := a.ops[0].Value
@@ -36,14 +36,14 @@ func (in *inspector) git(a *argv) bool {
 	if m == nil {
 		// A subcommand the model does not know (git archive, an alias):
 		// never read-only, and it may write what it names.
-		in.c.MayWrite = true
+		in.mayWrite = true
 		return false
 	}
 	saved := in.dir
 	in.dir = dir
 	defer func() { in.dir = saved }()
 	if dir == "" {
-		in.c.MayWrite = in.c.MayWrite || !m.ro
+		in.mayWrite = in.mayWrite || !m.ro
 	}
 	return in.modelled(m, a.ops[1:])
 }

@@ -12,6 +12,9 @@ type inspector struct {
 	sc      scope
 	dir     string
 	scripts map[string]bool // scripts already analysed for this command
+	// mayWrite: the command, an option or a subcommand is not modelled,
+	// so it may write any path it names.
+	mayWrite bool
 }
 
 func (in *inspector) unanalysable(msg string) {
@@ -218,7 +221,7 @@ func (in *inspector) inspect(f []wordInfo, primary, through bool) {
 		// A script or program file: only an exact rule names it, and the
 		// file itself is read.
 		c.ExactOnly = true
-		c.MayWrite = true
+		in.mayWrite = true
 		in.read(name)
 		return
 	}
@@ -229,7 +232,7 @@ func (in *inspector) inspect(f []wordInfo, primary, through bool) {
 	m := lookupModel(n)
 	if m == nil {
 		// Not modelled: never read-only, and it may write what it names.
-		c.MayWrite = true
+		in.mayWrite = true
 		return
 	}
 	ro = in.modelled(m, args)
@@ -281,7 +284,7 @@ func (in *inspector) effects(a *argv) {
 	if len(a.unknown) > 0 {
 		// An option the model does not know may make the command write any
 		// of its operands.
-		in.c.MayWrite = true
+		in.mayWrite = true
 	}
 }
 
@@ -296,7 +299,7 @@ func (in *inspector) builtin(n string, args []wordInfo, primary bool) (handled, 
 			if len(args) > 0 && args[0].Static && (args[0].Value == "sh" || args[0].Value == "ash") {
 				args = args[1:]
 			} else {
-				c.MayWrite = true
+				in.mayWrite = true
 				return true, false
 			}
 		}
@@ -319,7 +322,7 @@ func (in *inspector) builtin(n string, args []wordInfo, primary bool) (handled, 
 		}
 		// Runs a script file: only an exact rule names it.
 		c.ExactOnly = true
-		c.MayWrite = true
+		in.mayWrite = true
 		in.read(args[0])
 	case "trap", "alias", "let", "enable", "coproc":
 		in.unanalysable(n + " evaluates its arguments as code")
@@ -681,7 +684,7 @@ func (in *inspector) shell(args []wordInfo, primary bool) {
 		// A script file: only an exact rule names it; the file is read.
 		in.read(args[i])
 		in.c.ExactOnly = true
-		in.c.MayWrite = true
+		in.mayWrite = true
 		return
 	}
 	if in.c.StdinStatic && in.c.Stdin != "" {
@@ -777,14 +780,14 @@ func (in *inspector) interpreter(n string, args []wordInfo) {
 func (in *inspector) scriptFile(w wordInfo) {
 	in.read(w)
 	in.c.ExactOnly = true
-	in.c.MayWrite = true
+	in.mayWrite = true
 }
 
 // inlineCode records an interpreter running code given on its command
 // line (python3 -c, node -e) or a module: only an exact rule approves it.
 func (in *inspector) inlineCode() {
 	in.c.ExactOnly = true
-	in.c.MayWrite = true
+	in.mayWrite = true
 }
 
 // infoOnly reports whether args only ask for version or help output.
@@ -911,7 +914,7 @@ func (in *inspector) find(a *argv) bool {
 		default:
 			// A primary the model does not know: it may act.
 			ro = false
-			c.MayWrite = true
+			in.mayWrite = true
 		}
 	}
 	return ro
@@ -1387,7 +1390,7 @@ func (in *inspector) tar(pa *argv) bool {
 			case 'v', 'z', 'j', 'J', 'p', 'h', 'O', 'k', 'm', 'o', 'P', 'S', 'W', 'B', 'i':
 			default:
 				clean = false
-				in.c.MayWrite = true
+				in.mayWrite = true
 			}
 		}
 	}
