@@ -42,6 +42,9 @@ type callCtx struct {
 	// the only split of an exactly spelled mcp__ name; empty otherwise.
 	mcpAllow []mcpSplit
 
+	dir      string // a shell call's working directory (its field, else cwd)
+	dirField string // the working-directory field that named dir, if any
+
 	an      *shell.Analysis // the shell command's analysis, once made
 	anText  string
 	itemBuf [2]pathItem // backing for the usual one or two paths
@@ -1164,6 +1167,12 @@ func (cc *callCtx) decideShell() Decision {
 			continue
 		}
 		ro := cmd.ReadOnly && cc.mayBeReadOnly() && len(an.UnsafeAssign) == 0 && cmd.Dir != ""
+		if ro && cmd.Dir != cc.cwd {
+			// A command naming no path touches the directory it runs in
+			// (a working-directory field, a cd): it must be in the workspace.
+			d := cc.newPathItem(cmd.Dir, cmd.Dir, false)
+			ro = cc.inWorkspace(&d)
+		}
 		if ro {
 			for _, items := range [][]pathItem{cp.args, cp.reads, cp.searches} {
 				for j := range items {
@@ -1353,7 +1362,11 @@ func analyze(cc *callCtx, s string) *shell.Analysis {
 	if cc.an != nil && cc.anText == s {
 		return cc.an
 	}
-	cc.an = shell.Analyze(s, shell.Options{Cwd: cc.cwd, Home: cc.home, Glob: cc.c.opts.Glob})
+	dir := cc.dir
+	if dir == "" {
+		dir = cc.cwd
+	}
+	cc.an = shell.Analyze(s, shell.Options{Cwd: dir, Home: cc.home, Glob: cc.c.opts.Glob})
 	cc.anText = s
 	return cc.an
 }

@@ -230,9 +230,59 @@ func literalDirPrefix(p string) string {
 	return p[:j]
 }
 
+// shellDirFields are the working-directory fields of the shell tools that
+// have one (SPEC §1.1), by catalog name.
+var shellDirFields = map[string][]string{
+	"run_shell_command": {"dir_path", "directory"},
+	"exec_command":      {"workdir"},
+	"shell":             {"workdir"},
+	"local_shell":       {"action.working_directory"},
+}
+
+// readShellDir reads a shell call's working-directory field, resolved
+// against cwd, into cc.dir: the command's relative paths, its cds and the
+// workspace test start there. Without the field the command runs in cwd.
+// A field that is not a non-empty string path, or two fields naming
+// different directories, make the call invalid.
+func (cc *callCtx) readShellDir() *Decision {
+	cc.dir = cc.cwd
+	for _, f := range shellDirFields[cc.canon] {
+		v := cc.input.Lookup(f)
+		if !v.Exists() {
+			continue
+		}
+		s, ok := v.Str()
+		switch {
+		case !ok:
+			d := invalidf("field %q must be a string path", f)
+			return &d
+		case v.HasControl():
+			d := invalidf("field %q holds a control character", f)
+			return &d
+		case s == "":
+			d := invalidf("field %q is an empty path", f)
+			return &d
+		}
+		abs, ok := pathmatch.Abs(s, cc.cwd, cc.home)
+		if !ok {
+			d := invalidf("field %q: working directory %q cannot be placed", f, s)
+			return &d
+		}
+		if cc.dirField != "" && abs != cc.dir {
+			d := invalidf("fields %q and %q name different working directories", cc.dirField, f)
+			return &d
+		}
+		cc.dir, cc.dirField = abs, f
+	}
+	return nil
+}
+
 // shellCommand reads the command of a shell call: a string, or an argv
-// array quoted into one.
+// array quoted into one. It also reads the call's working directory.
 func (cc *callCtx) shellCommand() (string, *Decision) {
+	if d := cc.readShellDir(); d != nil {
+		return "", d
+	}
 	field := cc.info.Field
 	if field == "" {
 		field = "command"

@@ -371,3 +371,40 @@ func TestSecretReadFallback(t *testing.T) {
 		{tool: "Bash", input: `{"command":"cat .env"}`, want: toolgate.Ask, kind: toolgate.KindSafety},
 	})
 }
+
+// §1.1: a shell tool's working-directory field is where the command runs:
+// its relative paths, its cds and the workspace test start there.
+func TestShellWorkingDirectory(t *testing.T) {
+	l := layer(toolgate.SourceUser, []string{"Bash(cat:*)", "Bash(ls:*)", "Bash(rm -f build.log)"}, []string{"Read(//etc/shadow)", "Read(~/.ssh/**)", "Edit(//srv/locked/**)"}, nil)
+	l.DefaultReadOnly = outcomePtr(toolgate.Allow)
+	l.AdditionalDirectories = []string{"/extra"}
+	cfg := compileOutside(t, toolgate.Options{}, l)
+	runOutside(t, cfg, []outsideCase{
+		// Attacks: the relative path is read in the named directory.
+		{name: "run_shell_command dir_path", tool: "run_shell_command", input: `{"command":"cat shadow","dir_path":"/etc"}`, want: toolgate.Deny, rule: "Read(//etc/shadow)"},
+		{name: "run_shell_command directory", tool: "run_shell_command", input: `{"command":"cat shadow","directory":"/etc"}`, want: toolgate.Deny, rule: "Read(//etc/shadow)"},
+		{name: "exec_command workdir", tool: "exec_command", input: `{"cmd":["cat","id_rsa"],"workdir":"~/.ssh"}`, want: toolgate.Deny, rule: "Read(~/.ssh/**)"},
+		{name: "shell workdir", tool: "shell", input: `{"command":["cat","shadow"],"workdir":"/etc"}`, want: toolgate.Deny, rule: "Read(//etc/shadow)"},
+		{name: "local_shell working_directory", tool: "local_shell", input: `{"action":{"command":["cat","shadow"],"working_directory":"/etc"}}`, want: toolgate.Deny, rule: "Read(//etc/shadow)"},
+		{name: "relative workdir", tool: "exec_command", input: `{"cmd":"cat shadow","workdir":"../etc"}`, want: toolgate.Deny, rule: "Read(//etc/shadow)"},
+		{name: "a cd starts there", tool: "exec_command", input: `{"cmd":"cd .. && cat shadow","workdir":"/etc/x"}`, want: toolgate.Deny, rule: "Read(//etc/shadow)"},
+		{name: "a write in the named directory", tool: "exec_command", input: `{"cmd":"echo x > f","workdir":"/srv/locked"}`, want: toolgate.Deny, rule: "Edit(//srv/locked/**)"},
+		{name: "folded name keeps its field", tool: "EXEC_COMMAND", input: `{"cmd":"cat shadow","workdir":"/etc"}`, want: toolgate.Deny, rule: "Read(//etc/shadow)"},
+		{name: "protected path through workdir", tool: "exec_command", input: `{"cmd":"echo x > config","workdir":"/p/.git"}`, want: toolgate.Ask, kind: toolgate.KindSafety},
+		// The workspace test starts there: a read-only command outside the
+		// workspace is not covered by default_read_only.
+		{name: "pwd outside the workspace", tool: "exec_command", input: `{"cmd":"pwd","workdir":"/etc"}`, want: toolgate.Ask, kind: toolgate.KindDefault},
+		{name: "git status outside the workspace", tool: "exec_command", input: `{"cmd":"git status","workdir":"/srv"}`, want: toolgate.Ask, kind: toolgate.KindDefault},
+		// Look-alikes: inside the workspace.
+		{name: "pwd in a subdirectory", tool: "exec_command", input: `{"cmd":"pwd","workdir":"src"}`, want: toolgate.Allow, kind: toolgate.KindReadOnly},
+		{name: "pwd in an additional directory", tool: "exec_command", input: `{"cmd":"pwd","workdir":"/extra/lib"}`, want: toolgate.Allow, kind: toolgate.KindReadOnly},
+		{name: "cat in a subdirectory", tool: "run_shell_command", input: `{"command":"cat notes.txt","dir_path":"docs"}`, want: toolgate.Allow, rule: "Bash(cat:*)"},
+		{name: "rm -f build.log in the workspace", tool: "exec_command", input: `{"cmd":"rm -f build.log","workdir":"/p"}`, want: toolgate.Allow, rule: "Bash(rm -f build.log)"},
+		{name: "a field another tool does not have", tool: "Bash", input: `{"command":"cat shadow","workdir":"/etc"}`, want: toolgate.Allow, rule: "Bash(cat:*)"},
+		// Malformed fields.
+		{name: "non-string workdir", tool: "exec_command", input: `{"cmd":"ls","workdir":5}`, want: toolgate.Deny, kind: toolgate.KindInvalid},
+		{name: "empty workdir", tool: "exec_command", input: `{"cmd":"ls","workdir":""}`, want: toolgate.Deny, kind: toolgate.KindInvalid},
+		{name: "two different directories", tool: "run_shell_command", input: `{"command":"ls","dir_path":"/p","directory":"/etc"}`, want: toolgate.Deny, kind: toolgate.KindInvalid},
+		{name: "two equal directories", tool: "run_shell_command", input: `{"command":"ls","dir_path":"/p/src","directory":"src"}`, want: toolgate.Allow, rule: "Bash(ls:*)"},
+	})
+}
