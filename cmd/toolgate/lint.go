@@ -4,12 +4,14 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
-	"github.com/toolgate/toolgate/internal/suggest"
 	"io"
+	"os"
 	"sort"
 	"strings"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/config"
+	"github.com/toolgate/toolgate/internal/suggest"
 	"github.com/toolgate/toolgate/rule"
 )
 
@@ -39,12 +41,32 @@ finding has a file:line:col, a severity and a stable code:
 	path-never-matches      error    a deny or ask path rule that can never match (a URL or
 	                                 domain: in a Read or Edit rule); a warning for allow
 	duplicate-rule          warning  the same rule twice in one list
+	claude-spacing          warning  spaces inside the parentheses or before :* that Claude
+	                                 Code keeps: a padded prefix or exact shell allow rule
+	                                 approves nothing; a deny or ask rule matches nothing in
+	                                 Claude itself (toolgate also matches its trimmed reading)
+	claude-escape           warning  a deny or ask rule whose reading with Claude's \( \)
+	                                 escapes removed is no command a shell can parse
+	                                 (toolgate matches it as written)
+	allow-approves-nothing  warning  also: an allow rule whose command cannot be analysed,
+	                                 assigns a variable that is not known to be safe
+	                                 (FOO=1 make), or is a padded or escaped shell rule
+	                                 Claude reads as no command; a prefix or wildcard
+	                                 PowerShell allow rule (PowerShell is never parsed)
+	allow-exact-only        warning  a prefix allow rule for an interpreter or shell running
+	                                 a script, a module or inline code (Bash(python3:*)),
+	                                 which only exact rules approve
+	secret-needs-path-rule  warning  an allow rule naming a secret file in a command
+	                                 (Bash(cat .env)): only a path rule approves the read
+	untrusted-allow         info     an allow rule of an untrusted project file, ignored
+	                                 until the project is trusted (it is linted anyway)
 
 Load warnings (unknown keys, ignored untrusted rules) are printed to standard
-error as usual.
+error as usual. The files' inline examples are checked as check does: a
+failing example in a trusted file is a configuration error.
 
 Exit status: 0 when there is no error-severity finding; 1 when there is; 2 on
-a usage or configuration error.
+a usage or configuration error (a failing inline example included).
 
 Flags:
 `
@@ -82,11 +104,13 @@ func (c *cli) lint(args []string) int {
 		c.errorf("lint: unexpected argument %q (name files with --config)", fs.Arg(0))
 		return exitUsage
 	}
-	ld, code := c.load(&pf, false)
+	ld, code := c.load(&pf, true)
 	if ld == nil {
 		return code
 	}
 	fds := lintLayers(ld.cfg.Layers(), ld.cfg.Precedence())
+	fds = append(fds, lintUntrusted(ld.set.Files)...)
+	sortFindings(fds)
 	writeFindings(c.stdout, fds, *asJSON)
 	for _, f := range fds {
 		if f.Severity == "error" {
@@ -221,8 +245,14 @@ func lintLayers(layers []toolgate.Layer, prec toolgate.Precedence) []finding {
 	}
 	l.duplicates(rules)
 	l.shadows(rules, prec)
-	sort.SliceStable(l.out, func(i, j int) bool {
-		a, b := l.out[i].Pos, l.out[j].Pos
+	sortFindings(l.out)
+	return l.out
+}
+
+// sortFindings orders findings by position.
+func sortFindings(fds []finding) {
+	sort.SliceStable(fds, func(i, j int) bool {
+		a, b := fds[i].Pos, fds[j].Pos
 		if a.File != b.File {
 			return a.File < b.File
 		}
@@ -231,7 +261,38 @@ func lintLayers(layers []toolgate.Layer, prec toolgate.Precedence) []finding {
 		}
 		return a.Column < b.Column
 	})
-	return l.out
+}
+
+// lintUntrusted lints the allow rules that untrusted project and local
+// files hold and the loader ignored: they are read again as if trusted,
+// each is reported as ignored, and each gets the checks of any allow rule,
+// so that the file is ready when the project is trusted.
+func lintUntrusted(files []*config.File) []finding {
+	var out []finding
+	for _, f := range files {
+		if f.Trusted {
+			continue
+		}
+		data, err := os.ReadFile(f.Path)
+		if err != nil {
+			continue
+		}
+		full, _ := config.Parse(f.Path, data, f.Source, true)
+		layers := full.Layers
+		l := newLinter(layers)
+		for i := range layers {
+			for _, s := range layers[i].Allow {
+				r, err := rule.Parse(s.Text)
+				if err != nil {
+					continue
+				}
+				l.add(s.Pos, "info", "untrusted-allow", "allow rule %s is ignored: %s is not trusted (toolgate trust makes it count); linted anyway", r.Text, f.Path)
+				l.lintOne(&lintRule{Rule: r, spec: s, effect: toolgate.EffectAllow, layer: &layers[i]})
+			}
+		}
+		out = append(out, l.out...)
+	}
+	return out
 }
 
 // lintOne checks what can be seen from one rule alone.
@@ -246,7 +307,7 @@ func (l *linter) lintOne(r *lintRule) {
 		if allow {
 			lit := tool[:strings.IndexByte(tool, '*')]
 			switch {
-			case r.layer.ClaudeSettings && !(strings.HasPrefix(lit, "mcp__") && strings.Count(lit, "__") >= 2 && strings.HasSuffix(lit, "__") && len(lit) > len("mcp____")):
+			case r.layer.ClaudeSettings && !literalMCPServer(lit):
 				l.add(pos, "warning", "allow-approves-nothing", "allow rule %s approves nothing: in a Claude Code settings file a tool glob must follow a literal mcp__<server>__ prefix", r.Text)
 			case tool == "*" || tool == "mcp__*" || len(lit) < 2:
 				l.add(pos, "warning", "broad-allow-glob", "allow rule %s matches a very broad set of tools", r.Text)
@@ -277,6 +338,7 @@ func (l *linter) lintOne(r *lintRule) {
 	if spec == "" {
 		return
 	}
+	l.lintReadings(r)
 	switch kind {
 	case "shell":
 		if key, ok := paramKey(spec); ok {
@@ -505,4 +567,52 @@ func starMatch(pat, s string, fold bool) bool {
 		s = s[j+len(p):]
 	}
 	return true
+}
+
+// lintReadings reports what the engine makes of a rule beyond its text
+// (toolgate.RuleReadings): the Claude Code shapes, and allow rules that
+// cannot approve the command they name.
+func (l *linter) lintReadings(r *lintRule) {
+	pos, allow := r.spec.Pos, r.effect == toolgate.EffectAllow
+	for _, n := range toolgate.RuleReadings(r.Text, r.effect) {
+		switch n.Code {
+		case "padded":
+			switch {
+			case allow && n.ApprovesNothing:
+				l.add(pos, "warning", "claude-spacing", "allow rule %s approves nothing: Claude Code keeps the spaces inside the parentheses and before :*, so no command matches it; write %s", r.Text, n.Reading)
+			case allow:
+				l.add(pos, "warning", "claude-spacing", "allow rule %s has spaces inside the parentheses that Claude Code keeps; it is read as written; write %s", r.Text, n.Reading)
+			default:
+				l.add(pos, "warning", "claude-spacing", "%s rule %s has spaces inside the parentheses that Claude Code keeps, so in Claude Code itself it matches nothing; toolgate also matches its trimmed reading; write %s", r.effect, r.Text, n.Reading)
+			}
+		case "no-command":
+			if allow {
+				l.add(pos, "warning", "allow-approves-nothing", "allow rule %s approves nothing: with Claude Code's escapes removed it reads as a command no shell can parse; as written it would be %s", r.Text, n.Reading)
+			} else {
+				l.add(pos, "warning", "claude-escape", "%s rule %s: with Claude Code's escapes removed it reads as a command no shell can parse, so Claude Code never matches it; toolgate matches it as written (%s)", r.effect, r.Text, n.Reading)
+			}
+		case "powershell-allow":
+			l.add(pos, "warning", "allow-approves-nothing", "allow rule %s approves nothing: PowerShell commands are never parsed, so only an exact PowerShell rule approves a command", r.Text)
+		case "unanalysable":
+			l.add(pos, "warning", "allow-approves-nothing", "allow rule %s approves nothing: the command it names cannot be analysed (%s)", r.Text, n.Reading)
+		case "assign-unsafe":
+			l.add(pos, "warning", "allow-approves-nothing", "allow rule %s approves nothing: it assigns %s, which is not a known-safe variable, and a command making such an assignment is never allowed by a rule", r.Text, n.Reading)
+		case "exact-only":
+			l.add(pos, "warning", "allow-exact-only", "allow rule %s cannot approve what it names: an interpreter or shell running a script, a module or inline code is approved only by an exact rule naming it", r.Text)
+		case "secret-needs-path-rule", "secret-non-path":
+			l.add(pos, "warning", "secret-needs-path-rule", "allow rule %s names the secret file %s: reading it needs an allow rule whose path pattern names it, e.g. Read(./%s)", r.Text, n.Reading, strings.TrimPrefix(n.Reading, "./"))
+		}
+	}
+}
+
+// literalMCPServer reports whether a tool glob's literal prefix names an MCP
+// server in full: "mcp__<server>__" followed by anything (Claude Code 2.1
+// accepts an allow glob only there: "mcp__github__*", "mcp__github__get_*").
+func literalMCPServer(lit string) bool {
+	rest, ok := strings.CutPrefix(lit, "mcp__")
+	if !ok {
+		return false
+	}
+	i := strings.Index(rest, "__")
+	return i > 0
 }
