@@ -313,6 +313,9 @@ func TestFamilyCriticalSpellings(t *testing.T) {
 		{"find build / -delete", "root directory"},
 		{"rm -rf {x,/}", "root directory"},
 		{"rm -rf /usr/", "top-level directory /usr"},
+		{"rm -rf \"$HOME\"/{a,..}", "top-level directory /home"},
+		{"rm -rf ${PWD}/{x,.}", "working directory /a/b"},
+		{"rm -rf \"$HOME\"/{a,b}", ""},
 		{"rm -rf /a", "/a, a parent of the working directory /a/b"},
 		// Look-alikes that are not critical.
 		{"rm -rf \"$HOME/proj\"", ""},
@@ -361,6 +364,7 @@ func TestFamilyPwdPaths(t *testing.T) {
 		{`cat "$HOME/.ssh/id_rsa"`, []string{"/home/u/.ssh/id_rsa"}},
 		{`cat "$OTHER/.env"`, []string{`?"$OTHER/.env"`}},
 		{`cat ~+/.env`, []string{"/a/b/.env"}},
+		{`cat "$PWD"/{x,.env}`, []string{"/a/b/x", "/a/b/.env"}},
 	}
 	for _, tt := range tests {
 		a := analyze(t, tt.src)

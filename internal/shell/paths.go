@@ -3,6 +3,8 @@ package shell
 import (
 	"path"
 	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // maxGlobNames caps the names one glob word may produce.
@@ -16,16 +18,30 @@ const maxDotVariants = 4
 // name).
 func (an *analyzer) pathRefs(w wordInfo, dir string) []PathRef {
 	if !w.Static {
-		r := PathRef{Text: w.Value, Dynamic: true}
-		// A word that starts with an expansion of HOME or PWD (or $(pwd))
-		// followed by static text is placed for deny checks; it stays
-		// non-static for allow rules.
-		if kv, ok := knownWord(w.node, an.opts.Home, dir); ok && !kv.derived {
-			if p := resolve(kv.value, dir, an.opts.Home); p != "" {
-				r.Path, r.Glob = p, kv.glob
+		// A word whose only expansions are of HOME or PWD (or $(pwd)) is
+		// placed for deny checks, each word of a brace expansion apart; it
+		// stays non-static for allow rules.
+		var refs []PathRef
+		place := func(parts []syntax.WordPart) {
+			if kv, ok := knownParts(parts, an.opts.Home, dir); ok && !kv.derived {
+				if p := resolve(kv.value, dir, an.opts.Home); p != "" {
+					refs = append(refs, PathRef{Text: w.Value, Path: p, Glob: kv.glob, Dynamic: true})
+				}
 			}
 		}
-		return []PathRef{r}
+		if w.node != nil {
+			if exps := braceWords(w.node); exps != nil {
+				for _, e := range exps {
+					place(e)
+				}
+			} else {
+				place(w.node.Parts)
+			}
+		}
+		if len(refs) == 0 {
+			refs = []PathRef{{Text: w.Value, Dynamic: true}}
+		}
+		return refs
 	}
 	if !w.glob {
 		return []PathRef{{Text: w.Value, Path: resolve(w.Value, dir, an.opts.Home)}}
@@ -225,17 +241,32 @@ func (an *analyzer) criticalWhat(w wordInfo, dir string) string {
 	glob := w.glob
 	var pats []string // glob patterns, parallel to names when glob
 	if !w.Static {
-		kv, ok := knownWord(w.node, an.opts.Home, dir)
-		switch {
-		case ok && kv.derived:
-			return "a path computed from $HOME or $PWD" + as
-		case ok:
-			names, glob = []string{kv.value}, kv.glob
-			pats = []string{kv.pat}
-		case dynamicGlobTail(w):
-			// A glob directly under a variable: "$DIR"/*.
-			return "every entry of a directory named by a variable" + as
-		default:
+		words := [][]syntax.WordPart{nil}
+		if w.node != nil {
+			words[0] = w.node.Parts
+			if exps := braceWords(w.node); exps != nil {
+				words = exps
+			}
+		}
+		names, pats = nil, nil
+		anyGlob := false
+		for _, parts := range words {
+			kv, ok := knownParts(parts, an.opts.Home, dir)
+			if !ok {
+				continue
+			}
+			if kv.derived {
+				return "a path computed from $HOME or $PWD" + as
+			}
+			names, pats = append(names, kv.value), append(pats, kv.pat)
+			anyGlob = anyGlob || kv.glob
+		}
+		glob = anyGlob
+		if len(names) == 0 {
+			if dynamicGlobTail(w) {
+				// A glob directly under a variable: "$DIR"/*.
+				return "every entry of a directory named by a variable" + as
+			}
 			return ""
 		}
 	} else {

@@ -515,6 +515,11 @@ func knownWord(w *syntax.Word, home, dir string) (kv knownVal, ok bool) {
 	if w == nil {
 		return kv, false
 	}
+	return knownParts(w.Parts, home, dir)
+}
+
+// knownParts is [knownWord] for the parts of a word.
+func knownParts(parts []syntax.WordPart, home, dir string) (kv knownVal, ok bool) {
 	pwd := dir
 	if pwd == "" {
 		pwd = "."
@@ -574,7 +579,7 @@ func knownWord(w *syntax.Word, home, dir string) (kv knownVal, ok bool) {
 		}
 		return true
 	}
-	if !walk(w.Parts, false) || !found {
+	if !walk(parts, false) || !found {
 		return knownVal{}, false
 	}
 	kv.value, kv.pat = b.String(), pat.String()
@@ -657,4 +662,58 @@ func isPwdSubst(cs *syntax.CmdSubst) bool {
 		}
 	}
 	return true
+}
+
+// braceWords performs the brace expansion of a word that is not static,
+// keeping the parts of every word it produces. It returns nil when the word
+// holds no brace expansion.
+func braceWords(w *syntax.Word) [][]syntax.WordPart {
+	if w == nil {
+		return nil
+	}
+	has := false
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok && strings.IndexByte(l.Value, '{') >= 0 {
+			has = true
+		}
+	}
+	if !has {
+		return nil
+	}
+	cp := &syntax.Word{Parts: slices.Clone(w.Parts)}
+	if !syntax.SplitBraces(cp) {
+		return nil
+	}
+	return braceAlts(cp.Parts)
+}
+
+func braceAlts(parts []syntax.WordPart) [][]syntax.WordPart {
+	acc := [][]syntax.WordPart{nil}
+	for _, p := range parts {
+		var alts [][]syntax.WordPart
+		if be, ok := p.(*syntax.BraceExp); ok {
+			if be.Sequence {
+				for _, v := range braceSeq(be) {
+					alts = append(alts, []syntax.WordPart{&syntax.Lit{Value: v}})
+				}
+			} else {
+				for _, e := range be.Elems {
+					alts = append(alts, braceAlts(e.Parts)...)
+				}
+			}
+		} else {
+			alts = [][]syntax.WordPart{{p}}
+		}
+		next := make([][]syntax.WordPart, 0, min(maxBraceWords, len(acc)*max(1, len(alts))))
+		for _, a := range acc {
+			for _, b := range alts {
+				if len(next) >= maxBraceWords {
+					break
+				}
+				next = append(next, append(slices.Clip(a), b...))
+			}
+		}
+		acc = next
+	}
+	return acc
 }
