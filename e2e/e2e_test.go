@@ -40,7 +40,7 @@ func TestMain(m *testing.M) {
 	var dir string
 	if bin := os.Getenv(envHook); bin != "" {
 		hookBin, hookBinErr = filepath.Abs(bin)
-	} else if os.Getenv(envDir) != "" {
+	} else if os.Getenv(envDir) != "" || os.Getenv(envRequired) == "1" {
 		var err error
 		dir, err = os.MkdirTemp("", "toolgate-e2e-bin-")
 		if err != nil {
@@ -76,16 +76,30 @@ func buildHook(dir string) (string, error) {
 	return bin, nil
 }
 
-// agentBin returns the path of an installed agent, or skips the test.
+// envRequired names the environment variable that makes the tests fail
+// instead of skipping when an agent is not installed (set by .ci/run).
+const envRequired = "TOOLGATE_E2E_REQUIRED"
+
+// skip skips the test, or fails it when the e2e tests are required.
+func skip(t *testing.T, format string, args ...any) {
+	t.Helper()
+	if os.Getenv(envRequired) == "1" {
+		t.Fatalf("%s=1, so this is a failure: "+format, append([]any{envRequired}, args...)...)
+	}
+	t.Skipf(format, args...)
+}
+
+// agentBin returns the path of an installed agent, or skips the test
+// (fails it under TOOLGATE_E2E_REQUIRED=1).
 func agentBin(t *testing.T, name string) string {
 	t.Helper()
 	dir := os.Getenv(envDir)
 	if dir == "" {
-		t.Skipf("%s is not set: install the pinned agents with `bash .ci/e2e-install [DIR]` (DIR defaults to ~/.cache/toolgate-e2e) and run with %s=DIR", envDir, envDir)
+		skip(t, "%s is not set: install the pinned agents with `bash .ci/e2e-install [DIR]` (DIR defaults to ~/.cache/toolgate-e2e) and run with %s=DIR", envDir, envDir)
 	}
 	p := filepath.Join(dir, "node_modules", ".bin", name)
 	if _, err := os.Stat(p); err != nil {
-		t.Skipf("%s is not installed in %s=%s (%v): run `bash .ci/e2e-install %s`", name, envDir, dir, err, dir)
+		skip(t, "%s is not installed in %s=%s (%v): run `bash .ci/e2e-install %s`", name, envDir, dir, err, dir)
 	}
 	if hookBinErr != nil {
 		t.Fatalf("cannot build the toolgate hook: %v", hookBinErr)
