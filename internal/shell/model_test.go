@@ -195,6 +195,9 @@ func TestModelReadsWrites(t *testing.T) {
 		{src: "frob .git/config", mayWrite: true},
 		{src: "python3 tools/gen.py", reads: []string{"/p/tools/gen.py"}, exact: true, mayWrite: true},
 		{src: "shred -u /h", writes: []string{"/h"}},
+		{src: "flock lock -c 'rm z'", forms: []string{"rm z"}, exact: true},
+		{src: "/usr/bin/time --output=x.txt make", writes: []string{"/p/x.txt"}},
+		{src: "strace -o trace.log ls", writes: []string{"/p/trace.log"}},
 	}
 	for _, tt := range tests {
 		a := Analyze(tt.src, Options{Cwd: "/p", Home: "/h"})

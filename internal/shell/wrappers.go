@@ -106,6 +106,32 @@ func (an *analyzer) wrapperForms(c *Command, f []wordInfo, allowOnly bool) (form
 	if w.exact {
 		c.ExactOnly = true
 	}
+	// Files the wrapper's own options read or write (time -o, strace -o).
+	for _, o := range a.opts {
+		if o.def == nil || !o.has {
+			continue
+		}
+		switch o.def.eff {
+		case effWrite:
+			for _, r := range an.pathRefs(o.val, c.Dir) {
+				c.Writes = appendRef(c.Writes, r)
+			}
+		case effRead:
+			for _, r := range an.pathRefs(o.val, c.Dir) {
+				c.Reads = appendRef(c.Reads, r)
+			}
+		}
+	}
+	if f[0].Value == "flock" && a.rest+1 < len(args) && args[a.rest+1].Static && (args[a.rest+1].Value == "-c" || args[a.rest+1].Value == "--command") {
+		// flock FILE -c SCRIPT: the option after the lock file.
+		if a.rest+2 < len(args) && args[a.rest+2].Static {
+			return [][]wordInfo{{staticWord("sh"), staticWord("-c"), args[a.rest+2]}}, false
+		}
+		if c.Unanalysable == "" {
+			c.Unanalysable = "flock -c with a non-static script"
+		}
+		return nil, false
+	}
 	if f[0].Value == "xargs" && len(a.opts)+len(a.unknown) > 0 {
 		c.ExactOnly = true
 	}
