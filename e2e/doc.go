@@ -52,6 +52,22 @@
 // .gemini/settings.json in a trusted folder, and with the hook in the user's
 // settings (hook.Install's default for Gemini, because of what follows).
 //
+// # Hooks that really bind (issue 10)
+//
+// bind_test.go, codexbind_test.go and geminibind_test.go run the attacks an
+// agent could use to get around or switch off its gate — writes into
+// .git/hooks (Write, Edit, a shell redirect, apply_patch), replacing the
+// agent's own hook settings, rewriting toolgate's policy or binary — with
+// toolgate's hook in every Claude Code permission mode, Gemini CLI's yolo
+// mode and Codex's bypass mode, and check the disk: the target is
+// unchanged. Controls without the hook (and with a hook that always answers
+// "ask") show that each attack does happen otherwise. Codex is also run
+// without --dangerously-bypass-hook-trust after "toolgate hook install
+// codex" from a binary named toolgate-linux-amd64 with no toolgate on PATH.
+//
+// With TOOLGATE_E2E_REQUIRED=1 (set by .ci/run) a missing agent fails the
+// tests instead of skipping them.
+//
 // # Observed behaviour
 //
 // What the tests observed on the pinned versions, where it adds to or

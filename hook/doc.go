@@ -21,16 +21,26 @@
 //
 // # Asking
 //
-// Not every client can ask a person. Codex ignores "ask" and runs the
-// command; a headless Gemini CLI hangs on it; Claude Code's -p mode denies
-// it. The [AskPolicy] in [Options] says what an ask becomes; its default
-// depends on the client (see [DefaultAskPolicy]). Where the policy is
-// [AskDeny], the call is decided as non-interactive, so the engine itself
-// turns ask into deny and says so in the reasons.
+// Not every client can ask a person, and some turn an "ask" into a run:
+// Codex ignores it and runs the command; a headless Gemini CLI hangs on it;
+// Claude Code in bypassPermissions mode runs a write to its own "sensitive"
+// paths (.git/, .claude/) that a hook asked about. [CanAsk] says, per client
+// and permission mode, whether an ask reaches a person; where it does not,
+// the call is decided as non-interactive, so the engine itself turns an ask
+// rule or a safety floor into a deny and says so in the reasons. The
+// [AskPolicy] in [Options] can only narrow that further.
+//
+// # Self-protection
+//
+// The agents' settings directories and toolgate's own configuration are
+// protected paths of the engine; the command line adds the running binary
+// and every file it loaded (see cmd/toolgate). With [CanAsk] false those
+// writes are denied in every mode.
 //
 // # Installing
 //
 // [Install] and [Uninstall] add and remove toolgate's entry in a client's
-// settings file, merging with what is there. [Main] is the command line of
-// "toolgate hook".
+// settings file, merging with what is there; [TrustCodex] records Codex's
+// trust in it; [CheckStatus] proves that the installed hook is live. [Main]
+// is the command line of "toolgate hook".
 package hook
