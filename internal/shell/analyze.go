@@ -137,10 +137,6 @@ type Command struct {
 	// a here-document or here-string meets another redirection of
 	// descriptor 0: the program is then unknown.
 	StdinStatic bool
-
-	// shadowed holds the static here-documents on descriptor 0 of such a
-	// conflict, read for deny rules only.
-	shadowed []string
 }
 
 // PathRef is a path named by a command.
@@ -197,17 +193,21 @@ type analyzer struct {
 	nCmds   int
 	tooMany bool
 	tooDeep bool
-	// optsChanged is the command that changed the shell's options (shopt,
-	// set): every command after it is unanalysable.
-	optsChanged string
-	// dotGlobs reports that globs may match dot-files (after optsChanged).
-	dotGlobs bool
 	// x holds what only some commands need, allocated on first use.
 	x *analyzerExtra
 }
 
 // analyzerExtra is the state of an analysis that few commands need.
 type analyzerExtra struct {
+	// optsChanged is the command that changed the shell's options (shopt,
+	// set): every command after it is unanalysable.
+	optsChanged string
+	// dotGlobs reports that globs may match dot-files (after optsChanged).
+	dotGlobs bool
+	// shadowed holds, for a command whose here-document on descriptor 0
+	// meets another redirection of it, the static here-documents: read for
+	// deny rules only.
+	shadowed map[*Command][]string
 	// critNotes describe the critical removals found (criticalRemoval).
 	critNotes []critNote
 	// lastScript is the nested script whose analysis ended last, with the
@@ -336,8 +336,8 @@ func (an *analyzer) newCommand(text string, sc scope) *Command {
 	if sc.depth > MaxDepth {
 		an.deep(text)
 	}
-	if an.optsChanged != "" {
-		c.Unanalysable = "runs after " + an.optsChanged + " changed the shell's options"
+	if an.x != nil && an.x.optsChanged != "" {
+		c.Unanalysable = "runs after " + an.x.optsChanged + " changed the shell's options"
 	}
 	return c
 }
@@ -900,8 +900,12 @@ func (an *analyzer) applyIO(c *Command, io *redirInfo) {
 	}
 	if io.stdinSet {
 		c.Stdin, c.StdinStatic = io.stdin, io.stdinStatic
-		if !io.stdinStatic && io.fd0Doc {
-			c.shadowed = io.docs
+		if !io.stdinStatic && io.fd0Doc && len(io.docs) > 0 {
+			x := an.extra()
+			if x.shadowed == nil {
+				x.shadowed = map[*Command][]string{}
+			}
+			x.shadowed[c] = io.docs
 		}
 	}
 }
@@ -1137,10 +1141,14 @@ func (an *analyzer) afterClassify(c *Command, sc scope, notes int) {
 			// A shell whose here-document meets another redirection of
 			// descriptor 0 is unanalysable (it reads no static program);
 			// deny rules still see the here-documents' commands.
-			for _, d := range c.shadowed {
+			if an.x == nil {
+				break
+			}
+			docs := an.x.shadowed[c]
+			delete(an.x.shadowed, c)
+			for _, d := range docs {
 				an.script(d, sc.depth+1, *sc.dir, nil, d)
 			}
-			c.shadowed = nil
 		case "apply_patch":
 			if !c.StdinStatic {
 				setUnanalysable(c, "apply_patch without a static patch on descriptor 0")
@@ -1327,10 +1335,11 @@ func setChanges(args []Word) bool {
 // dot-files.
 func (an *analyzer) changeOpts(c *Command, f []Word) {
 	setUnanalysable(c, f[0].Value+" changes the shell's options; what follows cannot be analysed")
-	if an.optsChanged == "" {
-		an.optsChanged = "'" + joinWords(f) + "'"
+	x := an.extra()
+	if x.optsChanged == "" {
+		x.optsChanged = "'" + joinWords(f) + "'"
 	}
-	an.dotGlobs = true
+	x.dotGlobs = true
 }
 
 // arithStatic reports whether an arithmetic operand is static: number

@@ -58,7 +58,7 @@ func (an *analyzer) pathRefs(w wordInfo, dir string) []PathRef {
 			}
 		}
 	}
-	if an.dotGlobs {
+	if an.x != nil && an.x.dotGlobs {
 		// After shopt or set changed the shell's options, a glob may match
 		// dot-files: every component that bash would keep from producing
 		// one gets a reading that does.
