@@ -90,11 +90,14 @@ func writeExplanation(w io.Writer, cfg *toolgate.Config, call toolgate.Call) {
 	fmt.Fprintf(w, "  precedence: %s%s\n", cfg.Precedence(), settingOrigin(layers, func(l toolgate.Layer) bool { return l.Precedence != nil }, false))
 	def, defFrom := scalarSetting(layers, func(l toolgate.Layer) *toolgate.Outcome { return l.Default })
 	fmt.Fprintf(w, "  default: %s%s\n", orOutcome(def, toolgate.Ask), defFrom)
-	ro, roFrom := scalarSetting(layers, func(l toolgate.Layer) *toolgate.Outcome { return l.DefaultReadOnly })
-	if ro == nil {
-		ro, roFrom = def, " (from default)"
+	// The engine's reading: the built-in default_read_only follows a file's
+	// default, and is not in force under --config.
+	st := cfg.Settings()
+	roFrom := " (from default)"
+	if st.DefaultReadOnlySource != toolgate.SourceInvalid {
+		_, roFrom = scalarSetting(layers, func(l toolgate.Layer) *toolgate.Outcome { return l.DefaultReadOnly })
 	}
-	fmt.Fprintf(w, "  default_read_only: %s%s\n", orOutcome(ro, toolgate.Ask), roFrom)
+	fmt.Fprintf(w, "  default_read_only: %s%s\n", st.DefaultReadOnly, roFrom)
 
 	fmt.Fprintf(w, "\nlayers (highest priority first):\n")
 	for i, l := range layers {
