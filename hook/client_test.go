@@ -1,0 +1,36 @@
+package hook
+
+import "testing"
+
+// TestCanAsk pins down where an ask may be passed on (docs/cli.md's table).
+func TestCanAsk(t *testing.T) {
+	for _, tt := range []struct {
+		c      Client
+		mode   string
+		event  string
+		policy AskPolicy
+		want   bool
+	}{
+		{Claude, "default", "PreToolUse", "", true},
+		{Claude, "acceptEdits", "PreToolUse", "", true},
+		{Claude, "plan", "PreToolUse", "", true},
+		{Claude, "bypassPermissions", "PreToolUse", "", false},
+		{Claude, "bypassPermissions", "PreToolUse", AskAsk, false},
+		{Claude, "dontAsk", "PreToolUse", "", false},
+		{Claude, "auto", "PreToolUse", "", false},
+		{Claude, "", "PreToolUse", "", false},
+		{Claude, "manual", "PreToolUse", "", false},
+		{Claude, "default", "PreToolUse", AskDeny, false},
+		{Codex, "default", "PreToolUse", AskAsk, false},
+		{Codex, "", "PreToolUse", "", false},
+		{Gemini, "", "BeforeTool", "", false},
+		{Gemini, "", "BeforeTool", AskAsk, true},
+		{Cursor, "", cursorShell, "", true},
+		{Cursor, "", cursorRead, "", false},
+	} {
+		got, why := CanAsk(tt.c, Meta{Client: tt.c, Event: tt.event, PermissionMode: tt.mode}, Options{AskPolicy: tt.policy})
+		if got != tt.want || (!got && why == "") {
+			t.Errorf("CanAsk(%s, mode %q, policy %q) = %v %q, want %v (and a reason when false)", tt.c, tt.mode, tt.policy, got, why, tt.want)
+		}
+	}
+}
