@@ -107,6 +107,11 @@ func Compare(tr *Trace, an *shell.Analysis, home string) []Failure {
 				out = append(out, Failure{Class: ClassWrite, Event: e})
 			}
 		case KindRead:
+			if created[e.Path] && strings.Contains(e.Flags, "O_RDWR") && strings.Contains(e.Flags, "O_CREAT") {
+				// A file the program creates for itself (sed -i's temporary
+				// file): its reads are not reads of the project.
+				continue
+			}
 			if m.excused(e) || m.covered(e.Path, e.Resolved, readsOf) {
 				continue
 			}

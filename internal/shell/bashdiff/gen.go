@@ -38,6 +38,14 @@ func (g *Generator) chance(p float64) bool    { return g.r.Float64() < p }
 // sq quotes s for bash in single quotes.
 func sq(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
 
+// semi terminates s for use inside a compound command.
+func semi(s string) string {
+	if strings.HasSuffix(s, "\n") {
+		return s
+	}
+	return s + "; "
+}
+
 // Command returns one command string.
 func (g *Generator) Command() string {
 	g.depth = 0
@@ -51,14 +59,19 @@ func (g *Generator) list() string {
 	}
 	parts := []string{g.pipeline()}
 	for i := 1; i < n; i++ {
-		parts = append(parts, g.pick(" && ", " || ", "; ", "\n", " & ", " ;"), g.pipeline())
+		sep := g.pick(" && ", " || ", "; ", "\n", " & ", " ;")
+		if strings.HasSuffix(parts[len(parts)-1], "\n") {
+			// After a here-document body only a new command may follow.
+			sep = ""
+		}
+		parts = append(parts, sep, g.pipeline())
 	}
 	return strings.Join(parts, "")
 }
 
 func (g *Generator) pipeline() string {
 	s := g.command()
-	if g.chance(0.25) {
+	if g.chance(0.25) && !strings.HasSuffix(s, "\n") {
 		s += g.pick(" | ", " |& ", " | ") + g.command()
 	}
 	if g.chance(0.05) {
@@ -78,9 +91,9 @@ func (g *Generator) command() string {
 	defer func() { g.depth-- }()
 	switch g.r.IntN(24) {
 	case 0:
-		return "( " + g.list() + " )" + g.redirs()
+		return "( " + semi(g.list()) + ")" + g.redirs()
 	case 1:
-		return "{ " + g.list() + "; }" + g.redirs()
+		return "{ " + semi(g.list()) + "}" + g.redirs()
 	case 2:
 		return g.shellScript()
 	case 3:
@@ -88,16 +101,21 @@ func (g *Generator) command() string {
 	case 4:
 		return g.cdThen()
 	case 5:
-		f := g.pick("f", "g", "do_it", "ls", "cd")
-		return f + "() { " + g.list() + "; }; " + f + " " + g.arg()
+		if g.chance(0.3) {
+			// A function shadowing a command or builtin.
+			f := g.pick("ls", "cd", "git", "echo", "command", "exec")
+			return f + "() { " + g.pick("rm -rf x", "builtin cd sub", "command git push", "echo hi > out.txt") + "; }; " + f + " " + g.arg()
+		}
+		f := g.pick("f", "g", "do_it")
+		return f + "() { " + semi(g.list()) + "}; " + f + " " + g.arg()
 	case 6:
-		return "if " + g.simple() + "; then " + g.list() + "; else " + g.simple() + "; fi"
+		return "if " + g.simple() + "; then " + semi(g.list()) + "else " + g.simple() + "; fi"
 	case 7:
 		return "for x in " + g.arg() + " " + g.arg() + "; do " + g.pick("rm \"$x\"", "cat $x", "echo $x > $x.out", g.simple()) + "; done"
 	case 8:
 		return "while " + g.pick("false", "read -r l", "read l && false") + "; do " + g.simple() + "; done" + g.pick("", " < list.txt")
 	case 9:
-		return "case " + g.arg() + " in *) " + g.list() + ";; esac"
+		return "case " + g.arg() + " in *) " + semi(g.list()) + ";; esac"
 	case 10, 11, 12:
 		return g.wrapped()
 	case 13:
@@ -212,7 +230,7 @@ func (g *Generator) hereDoc() string {
 	if g.chance(0.3) {
 		extra = " " + g.pick("< script.sh", "3<<< 'rm z'", "<<< 'git status'", "> out.txt", "2>err.txt")
 	}
-	return prog + " " + fd + "<<" + dash + delim + extra + "\n" + body + "\n" + word
+	return prog + " " + fd + "<<" + dash + delim + extra + "\n" + body + "\n" + word + "\n"
 }
 
 func (g *Generator) shellScript() string {
@@ -228,7 +246,7 @@ func (g *Generator) shellScript() string {
 	case 2:
 		return sh + " -s <<< " + sq(inner)
 	case 3:
-		return sh + " <<'EOS'\n" + inner + "\nEOS"
+		return sh + " <<'EOS'\n" + inner + "\nEOS\n"
 	case 4:
 		return sh + " " + g.pick("script.sh", "./script.sh", "-- script.sh", "-i -c :", "-ic :", "-c \"$X\"")
 	case 5:

@@ -31,7 +31,7 @@ type Config struct {
 	Dir string
 	// Workers is the number of bash processes run at once (default 2).
 	Workers int
-	// Timeout bounds one command (default 3s).
+	// Timeout bounds one command (default 2s).
 	Timeout time.Duration
 	// GoTool is the go command used to build the Go shim on architectures
 	// without a built-in one (default "go").
@@ -121,7 +121,7 @@ func New(cfg Config) (*Sandbox, error) {
 		cfg.Workers = 2
 	}
 	if cfg.Timeout <= 0 {
-		cfg.Timeout = 3 * time.Second
+		cfg.Timeout = 2 * time.Second
 	}
 	if cfg.GoTool == "" {
 		cfg.GoTool = "go"
