@@ -53,33 +53,6 @@ type Sandbox struct {
 	all     []*worker
 }
 
-// Trace is what bash did with one command string.
-type Trace struct {
-	// Cmd is the command string given to bash -c.
-	Cmd string
-	// Cwd and Home are the directory bash started in and its $HOME.
-	Cwd, Home string
-	// Events lists the executions, writes and reads, per process in order.
-	Events []Event
-	// NotFound names programs bash looked for and did not find.
-	NotFound []string `json:",omitempty"`
-	// TimedOut reports that the command was killed at the time limit.
-	TimedOut bool `json:",omitempty"`
-	// Stderr holds the start of bash's standard error.
-	Stderr string `json:",omitempty"`
-	// BadLines counts strace lines the harness could not read.
-	BadLines int `json:",omitempty"`
-	// Skipped says why the command was not run (bash cannot be given it).
-	Skipped string `json:",omitempty"`
-	// Err is a harness failure; the events are then incomplete.
-	Err string `json:",omitempty"`
-	// Timing shows where the time of the last run went.
-	Timing string `json:",omitempty"`
-	// Runs counts the bash runs it took (a run is repeated after shims are
-	// added for programs that were not found).
-	Runs int `json:",omitempty"`
-}
-
 // RealTools are the programs that run for real inside the sandbox, so that
 // what they execute, write and read is recorded too: shells, the wrappers
 // whose option parsing the analysis must mirror, and commands that run

@@ -573,3 +573,19 @@ func (d *decoder) ignored(p string) bool {
 
 	return d.ignore != nil && d.ignore(p)
 }
+
+// newDecoder returns a decoder for the sandbox's layout.
+func newDecoder(real []string, cwd, rootExe, tmp string) *decoder {
+	d := &decoder{realDirs: map[string]bool{}, realTools: map[string]bool{}, cwd: cwd, rootExe: rootExe, notFound: map[string]bool{}}
+	for _, p := range []string{"/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin", "/usr/local/sbin"} {
+		d.realDirs[p] = true
+	}
+	for _, r := range real {
+		d.realTools[r] = true
+	}
+	d.ignore = func(p string) bool {
+		// bash's here-document temporary files.
+		return strings.HasPrefix(p, tmp+"/sh-thd") || strings.HasPrefix(p, tmp+"/sh-np")
+	}
+	return d
+}
