@@ -163,8 +163,10 @@ func (c *Config) MatchingRules(call Call) MatchingRules {
 			if rs == nil {
 				continue
 			}
-			for _, r := range rs.of(e).all {
-				w := cc.weigh(r)
+			all := rs.of(e).all
+			for i := 0; i < len(all); {
+				r, w, next := cc.weighReadings(all, i) // a rule's readings count once
+				i = next
 				switch {
 				case !w.names:
 				case w.matches(e != EffectAllow):

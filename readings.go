@@ -367,3 +367,33 @@ func (c *Config) ruleKind(tool string, fold bool) Kind {
 	}
 	return KindGeneric
 }
+
+// weighReadings weighs the rule at all[i] with all its readings (they are
+// adjacent in an index and share an ordinal) and returns the reading that
+// bears most on the call, its weight, and the index after the readings.
+func (cc *callCtx) weighReadings(all []*crule, i int) (*crule, ruleMatch, int) {
+	best, bw := all[i], cc.weigh(all[i])
+	j := i + 1
+	for ; j < len(all) && all[j].ordinal == all[i].ordinal; j++ {
+		if w := cc.weigh(all[j]); matchRank(w, all[j]) > matchRank(bw, best) {
+			best, bw = all[j], w
+		}
+	}
+	return best, bw, j
+}
+
+// matchRank orders how a rule bears on a call: not at all, a near miss, a
+// partial match, a match.
+func matchRank(w ruleMatch, r *crule) int {
+	switch {
+	case !w.names:
+		return 0
+	case w.matches(r.effect != EffectAllow):
+		return 3
+	case w.hits > 0:
+		return 2
+	case !w.cross:
+		return 1
+	}
+	return 0
+}

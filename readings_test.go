@@ -56,3 +56,28 @@ func TestRuleReadings(t *testing.T) {
 		}
 	}
 }
+
+// A rule with several readings is one rule to MatchingRules: listed once,
+// by its text, with the reading that matched.
+func TestMatchingRulesReadings(t *testing.T) {
+	l := toolgate.Layer{Source: toolgate.SourceProject, File: "/p/.claude/settings.json", Root: "/p", ClaudeSettings: true,
+		Deny: []toolgate.RuleSpec{{Text: "Bash(dd :*)", Pos: toolgate.Position{File: "/p/.claude/settings.json", Line: 3, Column: 8}}},
+		Ask:  []toolgate.RuleSpec{{Text: "Bash(git push :*)"}}}
+	cfg, err := toolgate.Compile([]toolgate.Layer{l}, toolgate.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := cfg.MatchingRules(toolgate.Call{Tool: "Bash", Input: []byte(`{"command":"dd if=/dev/zero of=x"}`), Cwd: "/p"})
+	if len(m.Deny) != 1 || m.Deny[0].Rule != "Bash(dd :*)" || m.Deny[0].Line != 3 || m.Deny[0].Column != 8 {
+		t.Errorf("deny matches = %+v", m.Deny)
+	}
+	for _, r := range m.NearMiss {
+		if r.Rule == "Bash(dd :*)" {
+			t.Errorf("a matching rule is also a near miss: %+v", m.NearMiss)
+		}
+	}
+	d := cfg.Decide(toolgate.Call{Tool: "Bash", Input: []byte(`{"command":"git push origin main"}`), Cwd: "/p"})
+	if d.Outcome != toolgate.Ask || d.Reason().Rule != "Bash(git push :*)" {
+		t.Errorf("git push: %v %+v", d.Outcome, d.Reason())
+	}
+}
