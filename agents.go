@@ -29,19 +29,21 @@ func (c *Config) addAgent(name string, ap AgentPolicy, l Layer) Diagnostics {
 			specs = ap.Allow
 		}
 		for _, s := range specs {
-			r, d := c.compileRule(s, eff, l)
+			rs, d := c.compileReadings(s, eff, l) // readings.go
 			if d != nil {
 				diags = append(diags, *d)
 				continue
 			}
-			r.ordinal = e.ordinal
-			e.ordinal++
-			if eff == EffectAllow {
-				e.allowNames = append(e.allowNames, r)
-				continue
+			for _, r := range rs {
+				r.ordinal = e.ordinal
+				if eff == EffectAllow {
+					e.allowNames = append(e.allowNames, r)
+					continue
+				}
+				e.rules.of(eff).add(r)
+				e.hasRules = true
 			}
-			e.rules.of(eff).add(r)
-			e.hasRules = true
+			e.ordinal++
 		}
 	}
 	// Layers arrive highest priority first: keep the first setting seen.

@@ -81,3 +81,20 @@ func TestMatchingRulesReadings(t *testing.T) {
 		t.Errorf("git push: %v %+v", d.Outcome, d.Reason())
 	}
 }
+
+// A sub-agent's deny rules have the same readings as any other.
+func TestAgentRuleReadings(t *testing.T) {
+	l := toolgate.Layer{Source: toolgate.SourceCLI, File: "/p/policy.yaml", Root: "/p",
+		Allow:  []toolgate.RuleSpec{{Text: "Bash"}},
+		Agents: map[string]toolgate.AgentPolicy{"reviewer": {Deny: []toolgate.RuleSpec{{Text: "Bash(dd :*)"}, {Text: "KillShell"}}}}}
+	cfg, err := toolgate.Compile([]toolgate.Layer{l}, toolgate.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ tool, input string }{{"Bash", `{"command":"dd if=/dev/zero of=x"}`}, {"TaskStop", `{"task_id":"1"}`}} {
+		d := cfg.Decide(toolgate.Call{Tool: c.tool, Input: []byte(c.input), Cwd: "/p", Agent: "reviewer"})
+		if d.Outcome != toolgate.Deny {
+			t.Errorf("reviewer %s %s: %v %+v", c.tool, c.input, d.Outcome, d.Reason())
+		}
+	}
+}
