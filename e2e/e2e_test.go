@@ -26,8 +26,9 @@ const envDir = "TOOLGATE_E2E_DIR"
 // tests catch a hook that does not enforce the policy.
 const envHook = "TOOLGATE_E2E_HOOK"
 
-// runTimeout bounds one agent run.
-const runTimeout = 60 * time.Second
+// runTimeout bounds one agent run. A run takes one to ten seconds; the
+// bound is generous because CI machines are small and the runs parallel.
+const runTimeout = 150 * time.Second
 
 // hookBin is the toolgate binary the agents run as their hook, built once
 // by TestMain; empty when the tests skip.
@@ -250,7 +251,13 @@ type runResult struct {
 // runAgent runs an agent in the project directory, bounded by runTimeout.
 func runAgent(t *testing.T, w workspace, env []string, bin string, args ...string) runResult {
 	t.Helper()
-	ctx, cancel := context.WithTimeout(context.Background(), runTimeout)
+	return runAgentFor(t, runTimeout, w, env, bin, args...)
+}
+
+// runAgentFor is runAgent bounded by timeout.
+func runAgentFor(t *testing.T, timeout time.Duration, w workspace, env []string, bin string, args ...string) runResult {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), timeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, bin, args...)
 	cmd.Dir = w.project
@@ -261,7 +268,7 @@ func runAgent(t *testing.T, w workspace, env []string, bin string, args ...strin
 	start := time.Now()
 	err := cmd.Run()
 	if ctx.Err() != nil {
-		err = fmt.Errorf("%s did not finish in %v: %w", filepath.Base(bin), runTimeout, errors.Join(err, ctx.Err()))
+		err = fmt.Errorf("%s did not finish in %v: %w", filepath.Base(bin), timeout, errors.Join(err, ctx.Err()))
 	}
 	t.Logf("%s ran in %v (err=%v)", filepath.Base(bin), time.Since(start).Round(time.Millisecond), err)
 	return runResult{stdout: stdout.String(), stderr: stderr.String(), err: err}

@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/toolgate/toolgate/hook"
 )
@@ -21,6 +22,12 @@ import (
 // written (Gemini CLI itself rewrites its settings file during a run, so a
 // mere change proves nothing).
 func geminiAttack(t *testing.T, bin, command, target, written string, g hookKind) (changed bool, results []string, r runResult) {
+	t.Helper()
+	return geminiAttackFor(t, runTimeout, bin, command, target, written, g)
+}
+
+// geminiAttackFor is geminiAttack with the run bounded by timeout.
+func geminiAttackFor(t *testing.T, timeout time.Duration, bin, command, target, written string, g hookKind) (changed bool, results []string, r runResult) {
 	t.Helper()
 	w := newWorkspace(t, scenario{noHook: true})
 	writeFile(t, filepath.Join(w.project, ".git", "HEAD"), "ref: refs/heads/main\n")
@@ -46,7 +53,7 @@ func geminiAttack(t *testing.T, bin, command, target, written string, g hookKind
 	script := filepath.Join(filepath.Dir(w.tmp), "model.jsonl")
 	writeFile(t, script, geminiScript(t, command))
 	env := append(baseEnv(w), "GEMINI_API_KEY=toolgate-e2e-fake-key")
-	r = runAgent(t, w, env, bin, "--skip-trust", "--fake-responses-non-strict", script,
+	r = runAgentFor(t, timeout, w, env, bin, "--skip-trust", "--fake-responses-non-strict", script,
 		"--approval-mode", "yolo", "-o", "json", "-p", "Do it.")
 	after, _ := snapshot(t, target)
 	results = geminiFunctionResponses(t, w.home)
@@ -102,7 +109,8 @@ func TestGeminiBindings(t *testing.T) {
 func TestGeminiAskHookHeadless(t *testing.T) {
 	t.Parallel()
 	bin := agentBin(t, "gemini")
-	changed, results, r := geminiAttack(t, bin, "printf asked > ran-asked", "$PROJECT/ran-asked", "asked", guardAsk)
+	// The run hangs: bound it well below runTimeout.
+	changed, results, r := geminiAttackFor(t, 30*time.Second, bin, "printf asked > ran-asked", "$PROJECT/ran-asked", "asked", guardAsk)
 	t.Logf("ask hook: file written: %v; run error: %v; function responses: %q", changed, r.err, results)
 	if changed {
 		t.Errorf("Gemini CLI ran a call its hook answered \"ask\" in yolo mode")
