@@ -320,6 +320,15 @@ func (in *inspector) builtin(n string, args []wordInfo, primary bool) (handled, 
 			in.unanalysable(n + " without a file")
 			return true, false
 		}
+		if stdinPath(args[0]) {
+			// source /dev/stdin: the here-document is the script.
+			if c.StdinStatic && c.Stdin != "" {
+				in.runScript(c.Stdin, primary)
+			} else {
+				in.unanalysable(n + " of standard input")
+			}
+			return true, false
+		}
 		// Runs a script file: only an exact rule names it.
 		c.ExactOnly = true
 		in.mayWrite = true
@@ -680,6 +689,14 @@ func (in *inspector) shell(args []wordInfo, primary bool) {
 		in.runScript(args[i].Value, primary)
 		return
 	}
+	if i < len(args) && stdinPath(args[i]) {
+		if in.c.StdinStatic && in.c.Stdin != "" {
+			in.runScript(in.c.Stdin, primary)
+			return
+		}
+		in.unanalysable("shell reads its program from a descriptor")
+		return
+	}
 	if i < len(args) {
 		// A script file: only an exact rule names it; the file is read.
 		in.read(args[i])
@@ -772,6 +789,16 @@ func (in *inspector) interpreter(n string, args []wordInfo) {
 		return
 	}
 	in.unanalysable(n + " reads its program from standard input")
+}
+
+// stdinPath reports a path that names the standard input or another
+// descriptor (/dev/stdin, /dev/fd/0, /proc/self/fd/0).
+func stdinPath(w wordInfo) bool {
+	if !w.Static {
+		return false
+	}
+	v := w.Value
+	return v == "/dev/stdin" || strings.HasPrefix(v, "/dev/fd/") || strings.HasPrefix(v, "/proc/") && strings.Contains(v, "/fd/")
 }
 
 // scriptFile records an interpreter or shell running a script file: only
@@ -879,6 +906,16 @@ func (in *inspector) find(a *argv) bool {
 				sub = append(sub, x)
 			}
 			if len(sub) > 0 {
+				// Each found path stands where {} is: any path below the
+				// start points, for deny.
+				dyn := make([]wordInfo, len(sub))
+				for k, x := range args[i+1 : j] {
+					dyn[k] = x
+					if x.Static && strings.Contains(x.Value, "{}") {
+						dyn[k] = wordInfo{Word: Word{Value: x.Value}}
+					}
+				}
+				in.c.Forms = appendForm(in.c.Forms, values(dyn))
 				in.c.Forms = appendForm(in.c.Forms, values(sub))
 				in.inspect(sub, false, false)
 				if sub[0].Static {
@@ -1024,6 +1061,23 @@ func (in *inspector) sed(a *argv) bool {
 	inPlace := hasInPlace(a)
 	if inPlace {
 		in.write(ops...)
+		// -iSUFFIX keeps a backup of each file under the suffix's name.
+		for _, suf := range a.vals("-i") {
+			for _, w := range ops {
+				if !suf.Static || !w.Static {
+					in.write(wordInfo{Word: Word{Value: w.Value + suf.Value}})
+					continue
+				}
+				// As GNU sed 4.9 names it (checked with strace): each '*'
+				// is the file name as given; without one, the suffix is
+				// appended.
+				b := w.Value + suf.Value
+				if strings.Contains(suf.Value, "*") {
+					b = strings.ReplaceAll(suf.Value, "*", w.Value)
+				}
+				in.write(staticWord(b))
+			}
+		}
 	}
 	return a.has("-n") && !dangerous && !inPlace && !reads
 }

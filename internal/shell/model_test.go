@@ -198,6 +198,16 @@ func TestModelReadsWrites(t *testing.T) {
 		{src: "flock lock -c 'rm z'", forms: []string{"rm z"}, exact: true},
 		{src: "/usr/bin/time --output=x.txt make", writes: []string{"/p/x.txt"}},
 		{src: "strace -o trace.log ls", writes: []string{"/p/trace.log"}},
+		// Found by the bash differential harness.
+		{src: "flock -w 1 lock curl", forms: []string{"curl"}, writes: []string{"/p/lock"}, exact: true},
+		{src: "sed -ibak s/a/b/ build.log", writes: []string{"/p/build.log", "/p/build.logbak"}},
+		{src: "sed -i'old/*.orig' s/a/b/ src/x", writes: []string{"/p/old/src/x.orig"}},
+		{src: "sed -i'bak_*' s/a/b/ src/x", writes: []string{"/p/bak_src/x"}},
+		{src: "source /dev/stdin <<'EOF'\nrm -rf x\nEOF", forms: []string{"rm -rf x"}},
+		{src: "bash /dev/stdin <<< 'rm x'", forms: []string{"rm x"}},
+		{src: "source /dev/stdin < script.sh", una: true, reads: []string{"/p/script.sh"}},
+		{src: "find . -exec rm {} \\;", forms: []string{"rm ~{}", "rm ."}, writes: []string{"/p"}, exact: true},
+		{src: "echo x | xargs", forms: []string{"echo ~…"}},
 	}
 	for _, tt := range tests {
 		a := Analyze(tt.src, Options{Cwd: "/p", Home: "/h"})

@@ -67,6 +67,10 @@ func init() {
 // wrapper unreadable for allow (the command is unanalysable) and gives
 // deny both readings: the option without an argument and with one.
 func (an *analyzer) wrapperForms(c *Command, f []wordInfo, allowOnly bool) (forms [][]wordInfo, allow bool) {
+	if len(f) == 1 && f[0].Static && f[0].Value == "xargs" {
+		// xargs without a command runs echo.
+		return [][]wordInfo{{staticWord("echo"), {Word: Word{Value: "…"}, xargs: true}}}, true
+	}
 	if len(f) < 2 || !f[0].Static {
 		return nil, false
 	}
@@ -120,6 +124,12 @@ func (an *analyzer) wrapperForms(c *Command, f []wordInfo, allowOnly bool) (form
 			for _, r := range an.pathRefs(o.val, c.Dir) {
 				c.Reads = appendRef(c.Reads, r)
 			}
+		}
+	}
+	if f[0].Value == "flock" && a.rest < len(args) && !(args[a.rest].Static && isDigits(args[a.rest].Value)) {
+		// flock opens (and creates) its lock file.
+		for _, r := range an.pathRefs(args[a.rest], c.Dir) {
+			c.Writes = appendRef(c.Writes, r)
 		}
 	}
 	if f[0].Value == "flock" && a.rest+1 < len(args) && args[a.rest+1].Static && (args[a.rest+1].Value == "-c" || args[a.rest+1].Value == "--command") {
