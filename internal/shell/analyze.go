@@ -81,8 +81,9 @@ type Command struct {
 	// substitution, subshell or nested script.
 	Depth int
 	// Dir is the absolute directory the command runs in: Options.Cwd, or the
-	// target of a static cd or pushd earlier in the same list. It is "" when
-	// unknown (after a dynamic cd).
+	// target of a static cd or pushd earlier in the same list (also one run
+	// by eval, in the same shell). It is "" when unknown (after a dynamic
+	// cd, or a call of a function whose body changes the directory).
 	Dir string
 	// Words is the reading for allow rules: leading assignments and the
 	// wrappers timeout, time, nice, nohup, stdbuf, command, builtin, exec
@@ -127,11 +128,16 @@ type Command struct {
 	// ArgPaths holds every argument word read as a path, and every part of
 	// it after '=', '@' or ':', for deny checks.
 	ArgPaths []PathRef
-	// CriticalRemoval, when non-empty, is the word that makes this a
-	// removal of /, a top-level or home directory, the working directory or
-	// one of its parents, or a glob directly inside one of those.
+	// CriticalRemoval, when non-empty, says what this removal puts at risk
+	// and the word that names it, ready to follow "critical removal of ":
+	// /, a top-level or home directory, the working directory or one of its
+	// parents (in any spelling: ~, $HOME, ${HOME:?}, ., $PWD, $(pwd), ~+,
+	// a path that cleans to one of these), a glob that can match one or
+	// lies directly inside one, a glob under a variable, or whatever xargs
+	// passes: "the working directory /p (as '.')".
 	CriticalRemoval string
-	// Stdin is the static here-document or here-string fed to the command.
+	// Stdin is the here-document or here-string on descriptor 0 of the
+	// command (one on another descriptor is data and is not here).
 	Stdin string
 	// StdinStatic reports that Stdin holds a static body. It is false when
 	// a here-document or here-string meets another redirection of
