@@ -98,3 +98,25 @@ func TestAgentRuleReadings(t *testing.T) {
 		}
 	}
 }
+
+// FuzzRuleReadings: no rule text makes the readings, or compiling them,
+// panic; and a rule that compiles as a deny rule also compiles as an ask
+// rule (the same readings).
+func FuzzRuleReadings(f *testing.F) {
+	for _, s := range []string{"Bash(dd :*)", "Read( ** /*token*)", "Bash(TZ=UTC npx vitest run:*)", `Bash(touch \(x\):*)`,
+		"PowerShell(Remove-Item:*)", "Skill(/x:*)", "KillShell", "Task(Explore)", `Bash(echo "\(a\)")`, "Bash( a )"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		for _, e := range []toolgate.Effect{toolgate.EffectAllow, toolgate.EffectDeny, toolgate.EffectAsk} {
+			toolgate.RuleReadings(s, e)
+		}
+		spec := []toolgate.RuleSpec{{Text: s}}
+		_, errDeny := toolgate.Compile([]toolgate.Layer{{Source: toolgate.SourceCLI, Root: "/p", Deny: spec}}, toolgate.Options{})
+		_, errAsk := toolgate.Compile([]toolgate.Layer{{Source: toolgate.SourceCLI, Root: "/p", Ask: spec}}, toolgate.Options{})
+		if (errDeny == nil) != (errAsk == nil) {
+			t.Fatalf("%q: deny %v, ask %v", s, errDeny, errAsk)
+		}
+		toolgate.Compile([]toolgate.Layer{{Source: toolgate.SourceCLI, Root: "/p", Allow: spec}}, toolgate.Options{})
+	})
+}
