@@ -479,8 +479,16 @@ type toolReading struct {
 // ask rules must see the call as that kind; allow rules see the exact name
 // only (SPEC §1.1: allow matches tool names case-sensitively).
 func (c *Config) resolveTool(name, lower string) (ToolInfo, []toolReading) {
-	info := c.toolInfo(name)
-	if _, ok := c.tools[name]; ok {
+	info, known := c.tools[name]
+	if !known {
+		info = defaultToolInfo(name)
+	}
+	info = c.applyToolGlobs(name, info)
+	if known {
+		return info, nil
+	}
+	names := c.foldNames[lower]
+	if len(names) == 0 && len(c.toolGlobs) == 0 {
 		return info, nil
 	}
 	var out []toolReading
@@ -495,7 +503,7 @@ func (c *Config) resolveTool(name, lower string) (ToolInfo, []toolReading) {
 		}
 		out = append(out, r)
 	}
-	for _, n := range c.foldNames[lower] {
+	for _, n := range names {
 		add(toolReading{n, c.toolInfo(n)})
 	}
 	if len(c.toolGlobs) > 0 {
@@ -518,6 +526,12 @@ func (c *Config) toolInfo(name string) ToolInfo {
 	if !ok {
 		info = defaultToolInfo(name)
 	}
+	return c.applyToolGlobs(name, info)
+}
+
+// applyToolGlobs applies the configuration's tool-glob entries that match
+// name to its catalog entry.
+func (c *Config) applyToolGlobs(name string, info ToolInfo) ToolInfo {
 	for i := range c.toolGlobs {
 		if c.toolGlobs[i].glob.match(name) {
 			info = applyToolSpec(info, c.toolGlobs[i].spec)

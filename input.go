@@ -168,11 +168,11 @@ func (cc *callCtx) readPaths() ([]pathItem, *Decision) {
 			}
 		}
 	}
-	if cc.tool == "apply_patch" || cc.info.Kind == KindEdit {
+	if cc.canon == "apply_patch" || cc.info.Kind == KindEdit {
 		// Codex sends the patch as "command"; every body field present is
 		// read (deny sees every form).
 		for _, f := range [...]string{"patch", "input", "content", "command"} {
-			if cc.tool != "apply_patch" && f != "patch" {
+			if cc.canon != "apply_patch" && f != "patch" {
 				break
 			}
 			v := root.Get(f)
@@ -184,7 +184,7 @@ func (cc *callCtx) readPaths() ([]pathItem, *Decision) {
 				d := invalidf("field %q must be a string patch", f)
 				return nil, &d
 			}
-			if cc.tool != "apply_patch" && !strings.HasPrefix(strings.TrimSpace(body), "*** Begin Patch") {
+			if cc.canon != "apply_patch" && !strings.HasPrefix(strings.TrimSpace(body), "*** Begin Patch") {
 				continue
 			}
 			ps, err := pathmatch.PatchPaths(body)

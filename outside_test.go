@@ -408,3 +408,14 @@ func TestShellWorkingDirectory(t *testing.T) {
 		{name: "two equal directories", tool: "run_shell_command", input: `{"command":"ls","dir_path":"/p/src","directory":"src"}`, want: toolgate.Allow, rule: "Bash(ls:*)"},
 	})
 }
+
+// A case-folded apply_patch reads its patch body like apply_patch.
+func TestFoldedApplyPatch(t *testing.T) {
+	cfg := compileOutside(t, toolgate.Options{}, layer(toolgate.SourceUser, []string{"Edit(./src/**)"}, []string{"Edit(./locked/**)"}, nil))
+	patch := `*** Begin Patch\n*** Update File: locked/a.txt\n@@\n-a\n+b\n*** End Patch\n`
+	runOutside(t, cfg, []outsideCase{
+		{tool: "APPLY_PATCH", input: `{"input":"` + patch + `"}`, want: toolgate.Deny, rule: "Edit(./locked/**)"},
+		{tool: "Apply_Patch", input: `{"command":"` + patch + `"}`, want: toolgate.Deny, rule: "Edit(./locked/**)"},
+		{tool: "apply_patch", input: `{"input":"` + patch + `"}`, want: toolgate.Deny, rule: "Edit(./locked/**)"},
+	})
+}
