@@ -171,16 +171,21 @@ func Analyze(src string, opts Options) (res *Analysis) {
 		}
 		an.release()
 	}()
-	if len(src) > MaxAnalysable {
-		an.issue(src, fmt.Sprintf("command longer than %d bytes", MaxAnalysable))
-	}
 	dir := opts.Cwd
 	if dir != "" && dir[0] != '/' {
 		dir = ""
 	} else if dir != "" {
 		dir = path.Clean(dir)
 	}
-	an.script(src, 0, dir, nil, "")
+	an.run(src, dir)
+	if an.x != nil && an.x.rerun {
+		// An option changed inside a loop: globs anywhere may match
+		// dot-files.
+		*res = Analysis{}
+		an.nCmds, an.tooMany, an.tooDeep, an.loops = 0, false, false, 0
+		an.x = &analyzerExtra{dotGlobs: true}
+		an.run(src, dir)
+	}
 	res.ReadOnly = len(res.Unanalysable) == 0 && len(res.UnsafeAssign) == 0
 	for _, c := range res.Commands {
 		if !c.ReadOnly || c.Unanalysable != "" {
@@ -199,8 +204,26 @@ type analyzer struct {
 	nCmds   int
 	tooMany bool
 	tooDeep bool
+	// loops is how many loop bodies enclose the statement being walked.
+	loops int32
 	// x holds what only some commands need, allocated on first use.
 	x *analyzerExtra
+}
+
+// loop walks the body of a loop (its condition, body and step). A body
+// that changes the directory runs its later iterations somewhere else: it
+// is walked a second time with the directory unknown, so that no path of
+// the later iterations is placed (or allowed) as if it were the first's.
+func (an *analyzer) loop(sc scope, body func()) {
+	before := *sc.dir
+	an.loops++
+	body()
+	if *sc.dir != before && before != "" {
+		*sc.dir = ""
+		body()
+		*sc.dir = "" // it may also have run no time, or many
+	}
+	an.loops--
 }
 
 // analyzerExtra is the state of an analysis that few commands need.
@@ -210,6 +233,10 @@ type analyzerExtra struct {
 	optsChanged string
 	// dotGlobs reports that globs may match dot-files (after optsChanged).
 	dotGlobs bool
+	// rerun asks for the analysis to be made again with dotGlobs from the
+	// start: an option changed inside a loop, so commands before it in the
+	// source may run after it.
+	rerun bool
 	// shadowed holds, for a command whose here-document on descriptor 0
 	// meets another redirection of it, the static here-documents: read for
 	// deny rules only.
@@ -242,6 +269,14 @@ func (an *analyzer) release() {
 		parserPool.Put(an.parser)
 		an.parser = nil
 	}
+}
+
+// run analyses the whole command string.
+func (an *analyzer) run(src, dir string) {
+	if len(src) > MaxAnalysable {
+		an.issue(src, fmt.Sprintf("command longer than %d bytes", MaxAnalysable))
+	}
+	an.script(src, 0, dir, nil, "")
 }
 
 // scope is where a statement runs.
@@ -440,8 +475,10 @@ func (an *analyzer) command(s *syntax.Stmt, sc, inner scope, io *redirInfo) {
 			an.stmts(ic.Then, inner)
 		}
 	case *syntax.WhileClause:
-		an.stmts(cm.Cond, inner)
-		an.stmts(cm.Do, inner)
+		an.loop(inner, func() {
+			an.stmts(cm.Cond, inner)
+			an.stmts(cm.Do, inner)
+		})
 	case *syntax.ForClause:
 		switch l := cm.Loop.(type) {
 		case *syntax.WordIter:
@@ -451,12 +488,17 @@ func (an *analyzer) command(s *syntax.Stmt, sc, inner scope, io *redirInfo) {
 			for _, w := range l.Items {
 				an.walkWord(w, inner)
 			}
+			an.loop(inner, func() { an.stmts(cm.Do, inner) })
 		case *syntax.CStyleLoop:
 			an.walkArithm(l.Init, inner)
-			an.walkArithm(l.Cond, inner)
-			an.walkArithm(l.Post, inner)
+			an.loop(inner, func() {
+				an.walkArithm(l.Cond, inner)
+				an.stmts(cm.Do, inner)
+				an.walkArithm(l.Post, inner)
+			})
+		default:
+			an.loop(inner, func() { an.stmts(cm.Do, inner) })
 		}
-		an.stmts(cm.Do, inner)
 	case *syntax.CaseClause:
 		an.walkWord(cm.Word, inner)
 		for _, it := range cm.Items {
@@ -1344,6 +1386,9 @@ func (an *analyzer) changeOpts(c *Command, f []Word) {
 	x := an.extra()
 	if x.optsChanged == "" {
 		x.optsChanged = "'" + joinWords(f) + "'"
+	}
+	if an.loops > 0 && !x.dotGlobs {
+		x.rerun = true
 	}
 	x.dotGlobs = true
 }

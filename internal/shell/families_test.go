@@ -433,3 +433,39 @@ func TestFamilyEvalCd(t *testing.T) {
 		}
 	}
 }
+
+// A loop whose body changes the directory runs its later iterations
+// elsewhere: their paths cannot be placed.
+func TestFamilyLoopCd(t *testing.T) {
+	a := analyze(t, "for i in 1 2; do echo x > config; cd .git; done; ls")
+	var redirs []string
+	for _, c := range a.Commands {
+		redirs = append(redirs, paths(c.Redirects)...)
+	}
+	if !slices.Equal(redirs, []string{"/a/b/config", "?config"}) {
+		t.Errorf("redirects %q, want the first iteration's and an unplaced one", redirs)
+	}
+	if last := a.Commands[len(a.Commands)-1]; last.Dir != "" {
+		t.Errorf("after the loop: dir %q, want unknown", last.Dir)
+	}
+	a = analyze(t, "while read l; do echo \"$l\" > out; done; ls")
+	if n := len(a.Commands); n != 3 {
+		t.Errorf("loop without cd: %d commands, want 3", n)
+	}
+	if last := a.Commands[len(a.Commands)-1]; last.Dir != "/a/b" {
+		t.Errorf("after a loop without cd: dir %q", last.Dir)
+	}
+}
+
+// An option changed inside a loop may apply to commands before it in the
+// source (the next iteration): every glob then counts dot-files.
+func TestFamilyOptionsInLoop(t *testing.T) {
+	a := analyze(t, "for i in 1 2; do cat *; shopt -s dotglob; done")
+	if !slices.Contains(paths(a.Commands[0].Reads), "/a/b/.*") {
+		t.Errorf("cat * before shopt in a loop: reads %q", paths(a.Commands[0].Reads))
+	}
+	a = analyze(t, "cat *; shopt -s dotglob")
+	if slices.Contains(paths(a.Commands[0].Reads), "/a/b/.*") {
+		t.Errorf("cat * before shopt outside a loop: reads %q", paths(a.Commands[0].Reads))
+	}
+}
