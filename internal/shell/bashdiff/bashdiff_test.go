@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -18,10 +19,11 @@ import (
 var (
 	flagSeed     = flag.Uint64("bashdiff.seed", 1, "seed of the command generator")
 	flagCount    = flag.Int("bashdiff.count", 5000, "number of generated commands")
-	flagOnly     = flag.String("bashdiff.only", "all", "which inputs to run: all, gen or corpus")
+	flagOnly     = flag.String("bashdiff.only", "all", "which inputs to run: all, corpus, findings or gen")
 	flagCmd      = flag.String("bashdiff.cmd", "", "run only this command string")
 	flagShow     = flag.Int("bashdiff.show", 25, "failing commands described in full")
 	flagFailures = flag.String("bashdiff.failures", "", "write every failing command (JSON-quoted, one a line, with its classes) to this file")
+	flagVerbose  = flag.Bool("bashdiff.v", false, "describe every command, passing or not")
 	flagMinimize = flag.Bool("bashdiff.minimize", false, "shrink each failing command to a smallest failing piece before reporting it")
 )
 
@@ -119,6 +121,9 @@ func runAll(t *testing.T, s *Sandbox, label string, cmds []string) {
 				t.Logf("timed out: %q", r.tr.Cmd)
 			}
 		}
+		if *flagVerbose {
+			t.Logf("%s", Describe(r.tr, r.an, r.fails))
+		}
 		if len(r.fails) == 0 {
 			continue
 		}
@@ -182,6 +187,15 @@ func TestBashDiff(t *testing.T) {
 			runAll(t, s, "corpus", cmds)
 		})
 	}
+	if *flagOnly == "all" || *flagOnly == "findings" {
+		t.Run("findings", func(t *testing.T) {
+			fs, err := readFindings(filepath.Join("testdata", "findings.txt"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			runAll(t, s, "findings", fs)
+		})
+	}
 	if *flagOnly == "all" || *flagOnly == "gen" {
 		t.Run("generated", func(t *testing.T) {
 			runAll(t, s, fmt.Sprintf("generated (seed %d)", *flagSeed), Generate(*flagSeed, *flagCount))
@@ -215,4 +229,28 @@ func firstOf(fs []Failure, c string) string {
 		}
 	}
 	return ""
+}
+
+// readFindings reads testdata/findings.txt: one Go-quoted command string a
+// line, then an optional comment after '#'; lines starting with '#' are
+// comments.
+func readFindings(name string) ([]string, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	var out []string
+	for i, line := range strings.Split(string(data), "\n") {
+		line = strings.TrimSpace(line)
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		q, err := strconv.QuotedPrefix(line)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %v", name, i+1, err)
+		}
+		cmd, _ := strconv.Unquote(q)
+		out = append(out, cmd)
+	}
+	return out, nil
 }

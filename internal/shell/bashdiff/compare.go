@@ -163,12 +163,17 @@ func readsOf(c *shell.Command) [][]shell.PathRef  { return [][]shell.PathRef{c.R
 // arithmetic on array subscripts...).
 func (m *matcher) excused(e Event) bool {
 	if e.Owner != nil {
-		for _, c := range m.commandsFor(e.Owner, "") {
+		owners := m.commandsFor(e.Owner, "")
+		for _, c := range owners {
 			if c.Unanalysable != "" {
 				return true
 			}
 		}
-		return false
+		if len(owners) > 0 {
+			return false
+		}
+		// The owner is no analysed command: it came out of code the
+		// analysis could not read (its own exec is judged on its own).
 	}
 	for _, c := range m.an.Commands {
 		if c.Unanalysable == "" {
@@ -272,8 +277,14 @@ func (m *matcher) formMatches(f []shell.Word, argv []string, prog string) bool {
 	if len(argv) == 0 {
 		return false
 	}
+	// The program is the file bash executed (hash -p and exec -a make
+	// argv[0] say something else); for an owner, argv[0].
 	name := path.Base(f[0].Value)
-	if !m.wordEquals(f[0], argv[0]) && name != path.Base(argv[0]) && (prog == "" || name != path.Base(prog)) {
+	actual := path.Base(argv[0])
+	if prog != "" {
+		actual = path.Base(prog)
+	}
+	if name != actual {
 		if !(flexible(f[0]) && matchWords(f, argv, m)) {
 			return false
 		}

@@ -34,6 +34,19 @@ func TestMatchWords(t *testing.T) {
 	}
 }
 
+// TestProgramIsTheFileRun: after hash -p or exec -a, argv[0] names another
+// program than the file bash executed; the file decides.
+func TestProgramIsTheFileRun(t *testing.T) {
+	an := &shell.Analysis{Commands: []*shell.Command{{Words: []shell.Word{{Value: "ls", Static: true}}}}}
+	m := &matcher{an: an}
+	if got := m.commandsFor([]string{"ls"}, "/bin/rm"); len(got) != 0 {
+		t.Errorf("rm run as argv[0]=ls matched the ls command")
+	}
+	if got := m.commandsFor([]string{"ls"}, "/usr/bin/ls"); len(got) != 1 {
+		t.Errorf("ls did not match ls")
+	}
+}
+
 func TestRefCovers(t *testing.T) {
 	cases := []struct {
 		ref  shell.PathRef
