@@ -39,7 +39,8 @@ finding has a file:line:col, a severity and a stable code:
 	                                 pattern and matches only a command named "cmd:rm"
 	                                 (a warning for allow rules)
 	path-never-matches      error    a deny or ask path rule that can never match (a URL or
-	                                 domain: in a Read or Edit rule); a warning for allow
+	                                 domain: in a Read or Edit rule, a trailing :*); a
+	                                 warning for allow
 	duplicate-rule          warning  the same rule twice in one list
 	claude-spacing          warning  spaces inside the parentheses or before :* that Claude
 	                                 Code keeps: a padded prefix or exact shell allow rule
@@ -58,6 +59,10 @@ finding has a file:line:col, a severity and a stable code:
 	                                 which only exact rules approve
 	secret-needs-path-rule  warning  an allow rule naming a secret file in a command
 	                                 (Bash(cat .env)): only a path rule approves the read
+	claude-file-tool        warning  Write(path), NotebookEdit(path), MultiEdit(path) or
+	                                 Glob(path) in a Claude settings file: Claude Code never
+	                                 matches them (only Edit and Read path rules); toolgate
+	                                 reads them as Edit(path) / Read(path)
 	untrusted-allow         info     an allow rule of an untrusted project file, ignored
 	                                 until the project is trusted (it is linted anyway)
 
@@ -352,6 +357,27 @@ func (l *linter) lintOne(r *lintRule) {
 	case "read", "list", "search", "edit":
 		if strings.Contains(spec, "://") || strings.HasPrefix(strings.ToLower(spec), "domain:") {
 			l.add(pos, sev, "path-never-matches", "rule %s is a path rule; %q is a URL or domain and names no file (use WebFetch for URLs)", r.Text, spec)
+		}
+		if strings.HasSuffix(strings.TrimSpace(spec), ":*") {
+			// Claude Code rejects it too: "The \":*\" syntax is only for
+			// Bash prefix rules".
+			l.add(pos, sev, "path-never-matches", "rule %s is a path rule, where \":*\" is literal text that no file name ends with; the :* prefix syntax is only for shell rules (write %s(%s**) for a directory)", r.Text, tool, strings.TrimSuffix(strings.TrimSpace(spec), ":*"))
+		}
+		if r.layer.ClaudeSettings {
+			switch tool {
+			case "Write", "NotebookEdit", "MultiEdit", "Glob":
+				// Claude Code 2.1 matches only Edit(path) and Read(path)
+				// rules in its file checks.
+				k := "Edit"
+				if tool == "Glob" {
+					k = "Read"
+				}
+				how := fmt.Sprintf("toolgate applies it to %s calls only", tool)
+				if tool == "Write" {
+					how = "toolgate reads Write as Edit, which covers every edit tool"
+				}
+				l.add(pos, "warning", "claude-file-tool", "rule %s: Claude Code matches only %s(path) rules in its file checks, so in Claude Code itself this rule never matches; %s — write %s(%s)", r.Text, k, how, k, r.Raw)
+			}
 		}
 	case "mcp":
 		if allow {
