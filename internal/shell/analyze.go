@@ -246,8 +246,8 @@ type analyzerExtra struct {
 	// lastScript is the nested script whose analysis ended last, with the
 	// directory it ended in (for eval, which runs in the same shell).
 	lastScript scriptEnd
-	// cdFuncs names the functions whose body changes the directory.
-	cdFuncs map[string]bool
+	// funcs holds the functions defined so far, by name.
+	funcs map[string]*funcDef
 }
 
 func (an *analyzer) extra() *analyzerExtra {
@@ -255,6 +255,16 @@ func (an *analyzer) extra() *analyzerExtra {
 		an.x = &analyzerExtra{}
 	}
 	return an.x
+}
+
+// funcDef is a function definition: its body was walked where it was
+// defined; a call from another directory walks it again there.
+type funcDef struct {
+	body    *syntax.Stmt
+	src     string
+	dir     string // the directory the body was walked in
+	cds     bool   // the body changes the directory
+	walking bool   // being walked for a call (recursion)
 }
 
 // scriptEnd records where a script analysed by [analyzer.script] ended.
@@ -510,13 +520,12 @@ func (an *analyzer) command(s *syntax.Stmt, sc, inner scope, io *redirInfo) {
 	case *syntax.FuncDecl:
 		fs := inner.sub()
 		an.stmt(cm.Body, fs)
-		if *fs.dir != *inner.dir && cm.Name != nil {
-			// Calling it changes the caller's directory.
+		if cm.Name != nil {
 			x := an.extra()
-			if x.cdFuncs == nil {
-				x.cdFuncs = map[string]bool{}
+			if x.funcs == nil {
+				x.funcs = map[string]*funcDef{}
 			}
-			x.cdFuncs[cm.Name.Value] = true
+			x.funcs[cm.Name.Value] = &funcDef{body: cm.Body, src: inner.src, dir: *inner.dir, cds: *fs.dir != *inner.dir}
 		}
 	case *syntax.ArithmCmd:
 		an.walkArithm(cm.X, inner)
@@ -1219,8 +1228,18 @@ func (an *analyzer) afterClassify(c *Command, sc scope, notes int) {
 		if x.lastScript.depth == sc.depth+1 && x.lastScript.src == joinWords(c.Words[1:]) {
 			*sc.dir = x.lastScript.dir
 		}
-	case x.cdFuncs[name]:
-		*sc.dir = "" // a function that changes the directory
+	case x.funcs[name] != nil:
+		fd := x.funcs[name]
+		if fd.dir != *sc.dir && !fd.walking && fd.body != nil {
+			// The body runs in the caller's directory: walk it there too.
+			fd.walking = true
+			d := *sc.dir
+			an.stmt(fd.body, scope{src: fd.src, depth: sc.depth, dir: &d, io: sc.io})
+			fd.walking = false
+		}
+		if fd.cds {
+			*sc.dir = "" // a function that changes the directory
+		}
 	}
 }
 

@@ -469,3 +469,19 @@ func TestFamilyOptionsInLoop(t *testing.T) {
 		t.Errorf("cat * before shopt outside a loop: reads %q", paths(a.Commands[0].Reads))
 	}
 }
+
+// A function's body runs in the directory of each call.
+func TestFamilyFunctionCalledElsewhere(t *testing.T) {
+	a := analyze(t, "f() { echo x > config; }; cd .git; f")
+	var redirs []string
+	for _, c := range a.Commands {
+		redirs = append(redirs, paths(c.Redirects)...)
+	}
+	if !slices.Contains(redirs, "/a/b/.git/config") {
+		t.Errorf("redirects %q, want the call's directory", redirs)
+	}
+	// Recursion is walked once.
+	if a := analyze(t, "f() { cd x; f; }; cd y; f"); len(a.Commands) > 8 {
+		t.Errorf("recursive function: %d commands", len(a.Commands))
+	}
+}
