@@ -15,6 +15,11 @@ type inspector struct {
 	// mayWrite: the command, an option or a subcommand is not modelled,
 	// so it may write any path it names.
 	mayWrite bool
+	// argvs holds the parsed words of the commands being read (a command
+	// read inside another's, find -exec, takes the next one), so that
+	// reading them allocates nothing.
+	argvs [2]argv
+	depth int
 }
 
 func (in *inspector) unanalysable(msg string) {
@@ -241,11 +246,19 @@ func (in *inspector) inspect(f []wordInfo, primary, through bool) {
 // modelled reads a command by its model; it reports whether the command
 // only reads.
 func (in *inspector) modelled(m *model, args []wordInfo) bool {
-	a := m.parse(args)
-	in.effects(&a)
+	var a *argv
+	if in.depth < len(in.argvs) {
+		a = &in.argvs[in.depth]
+	} else {
+		a = new(argv)
+	}
+	in.depth++
+	defer func() { in.depth-- }()
+	*a = m.parse(args)
+	in.effects(a)
 	ro := m.ro && a.clean(m)
 	if m.fn != nil {
-		if !m.fn(in, &a) {
+		if !m.fn(in, a) {
 			ro = false
 		}
 		return ro

@@ -268,6 +268,22 @@ func (a *argv) clean(m *model) bool {
 func (m *model) parse(args []wordInfo) argv {
 	a := argv{name: m.name, args: args}
 	a.rest = len(args)
+	if m.literal || !hasOptionWord(args) {
+		// Nothing to read as an option: the words are the operands.
+		a.ops = args
+		for i, w := range args {
+			if !w.Static && !m.literal {
+				a.dyn = true
+				if m.posix && a.rest == len(args) {
+					a.rest = i
+				}
+			}
+		}
+		if m.posix && len(args) > 0 && a.rest == len(args) {
+			a.rest = 0
+		}
+		return a
+	}
 	end := false
 	for i := 0; i < len(args); i++ {
 		w := args[i]
@@ -361,6 +377,17 @@ func (m *model) parse(args []wordInfo) argv {
 		}
 	}
 	return a
+}
+
+// hasOptionWord reports whether a word could be an option: a static word
+// of two or more characters starting with '-'.
+func hasOptionWord(args []wordInfo) bool {
+	for _, w := range args {
+		if w.Static && len(w.Value) > 1 && w.Value[0] == '-' {
+			return true
+		}
+	}
+	return false
 }
 
 func (a *argv) add(o opt) {

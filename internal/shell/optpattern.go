@@ -162,7 +162,7 @@ func (op *optPattern) match(words []Word) bool {
 	for i, w := range a.ops {
 		ops[i] = w.Word
 	}
-	return len(ops) > 0 && op.rest.Match(ops, true)
+	return len(ops) > 0 && op.rest.matchUnits(ops, true)
 }
 
 // implied reports an option a call carries in another form: a forced

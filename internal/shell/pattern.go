@@ -223,6 +223,12 @@ func (p *Pattern) Match(words []Word, deny bool) bool {
 	if deny && p.opt != nil && p.opt.match(words) {
 		return true
 	}
+	return p.matchUnits(words, deny)
+}
+
+// matchUnits runs the pattern's automaton over the words (kept apart from
+// Match so that its stack buffer is not moved to the heap by recursion).
+func (p *Pattern) matchUnits(words []Word, deny bool) bool {
 	pat := p.units
 	if deny {
 		pat = p.lower
@@ -230,21 +236,26 @@ func (p *Pattern) Match(words []Word, deny bool) bool {
 	n := len(pat)
 	var stack [2 * 64]bool
 	m := matcher{pat: pat, n: n, all: n + 1, deny: deny}
+	var cur, next []bool
 	if 2*(n+2) <= len(stack) {
-		m.cur, m.next = stack[:n+2], stack[n+2:2*(n+2)]
+		cur, next = stack[:n+2], stack[n+2:2*(n+2)]
 	} else {
-		m.cur, m.next = make([]bool, n+2), make([]bool, n+2)
+		cur, next = make([]bool, n+2), make([]bool, n+2)
 	}
-	m.cur[0] = true
-	closure(pat, m.cur)
+	cur[0] = true
+	closure(pat, cur)
 	for wi, w := range words {
-		if wi > 0 && !m.step(uSep) {
-			return false
-		}
-		if !w.Static {
-			if !m.step(uDyn) {
+		if wi > 0 {
+			if !m.step(cur, next, uSep) {
 				return false
 			}
+			cur, next = next, cur
+		}
+		if !w.Static {
+			if !m.step(cur, next, uDyn) {
+				return false
+			}
+			cur, next = next, cur
 			continue
 		}
 		v := w.Value
@@ -256,32 +267,33 @@ func (p *Pattern) Match(words []Word, deny bool) bool {
 			if deny && 'A' <= v[i] && v[i] <= 'Z' {
 				u += 'a' - 'A'
 			}
-			if !m.step(u) {
+			if !m.step(cur, next, u) {
 				return false
 			}
+			cur, next = next, cur
 		}
 	}
-	if m.cur[n] || m.cur[m.all] {
+	if cur[n] || cur[m.all] {
 		return true
 	}
-	return n > 0 && pat[n-1] == uBStar && m.cur[n-1]
+	return n > 0 && pat[n-1] == uBStar && cur[n-1]
 }
 
 // matcher simulates the pattern automaton over a subject.
 type matcher struct {
-	pat       []unit
-	n, all    int // all: the "accept anything from here" state
-	deny      bool
-	cur, next []bool
+	pat    []unit
+	n, all int // all: the "accept anything from here" state
+	deny   bool
 }
 
-// step consumes one subject unit; it reports whether any state is alive.
-func (m *matcher) step(u unit) bool {
-	clear(m.next)
+// step consumes one subject unit from the states in cur into next; it
+// reports whether any state is alive.
+func (m *matcher) step(cur, next []bool, u unit) bool {
+	clear(next)
 	alive := false
-	n, all, pat, next := m.n, m.all, m.pat, m.next
+	n, all, pat := m.n, m.all, m.pat
 	for i := 0; i <= all; i++ {
-		if !m.cur[i] {
+		if !cur[i] {
 			continue
 		}
 		if i == all {
@@ -318,7 +330,6 @@ func (m *matcher) step(u unit) bool {
 		}
 	}
 	closure(pat, next)
-	m.cur, m.next = next, m.cur
 	return alive
 }
 
