@@ -45,6 +45,13 @@ func (c *Config) compileReadings(s RuleSpec, e Effect, l Layer) ([]*crule, *Diag
 		return one(r), d
 	}
 	plan := c.planReadings(pr, e)
+	if l.ClaudeSettings && e == EffectAllow && pr.HasSpecifier() && c.ruleKind(pr.Tool, false) == KindMCP {
+		// Claude Code skips an mcp__ rule with parentheses when it loads a
+		// settings file ("MCP rules do not support patterns in
+		// parentheses"): as an allow rule there it approves nothing. A deny
+		// or ask rule is kept (deny widens).
+		return nil, nil
+	}
 	pos := s.Pos.Shift(rule.Column(s.Text, pr.Lead))
 	if pos.File == "" {
 		pos.File = l.File

@@ -8,6 +8,7 @@ import (
 	"os"
 	"sort"
 	"strings"
+	"unicode"
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/config"
@@ -63,6 +64,11 @@ finding has a file:line:col, a severity and a stable code:
 	                                 Glob(path) in a Claude settings file: Claude Code never
 	                                 matches them (only Edit and Read path rules); toolgate
 	                                 reads them as Edit(path) / Read(path)
+	claude-skipped          warning  a deny or ask rule Claude Code skips when it loads a
+	                                 settings file (an mcp__ rule with parentheses); toolgate
+	                                 enforces it
+	control-character       error    a rule holding a control character (a JSON escape such
+	                                 as \b where a backslash was meant); a warning for allow
 	untrusted-allow         info     an allow rule of an untrusted project file, ignored
 	                                 until the project is trusted (it is linted anyway)
 
@@ -340,6 +346,11 @@ func (l *linter) lintOne(r *lintRule) {
 			l.add(pos, "warning", "unknown-tool", "rule %s names tool %q, which the catalog does not know (declare it under tools to say how its input is read)", r.Text, tool)
 		}
 	}
+	if i := strings.IndexFunc(r.Text, unicode.IsControl); i >= 0 {
+		// JSON decodes "\b", "\t", "\f" … to control characters, so
+		// "Bash(\builtin cd:*)" holds a backspace and names no command.
+		l.add(pos, sev, "control-character", "rule %q holds the control character %U, which no tool name, command or path holds; a JSON escape such as \\b or \\t where a backslash was meant? (write \\\\ in JSON)", r.Text, []rune(r.Text[i:])[0])
+	}
 	if spec == "" {
 		return
 	}
@@ -380,6 +391,14 @@ func (l *linter) lintOne(r *lintRule) {
 			}
 		}
 	case "mcp":
+		if r.layer.ClaudeSettings {
+			if allow {
+				l.add(pos, "warning", "allow-approves-nothing", "allow rule %s approves nothing: Claude Code skips an mcp__ rule with parentheses when it loads a settings file, and so does toolgate; name the tool alone (%s)", r.Text, tool)
+			} else {
+				l.add(pos, "warning", "claude-skipped", "%s rule %s is skipped by Claude Code, which does not read an mcp__ rule with parentheses in a settings file; toolgate enforces it (as a parameter rule)", r.effect, r.Text)
+			}
+			break
+		}
 		if allow {
 			if _, ok := paramKey(spec); !ok {
 				l.add(pos, "warning", "allow-approves-nothing", "allow rule %s approves nothing: an MCP tool has no primary field, so only key:pattern specifiers can allow", r.Text)
