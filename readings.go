@@ -97,7 +97,13 @@ func (c *Config) compileReadings(s RuleSpec, e Effect, l Layer) ([]*crule, *Diag
 	if plan.approvesNothing {
 		return nil, nil
 	}
-	return append(out, alt(plan.extra)...), nil
+	out = append(out, alt(plan.extra)...)
+	if len(out) == 0 {
+		// No reading compiled: never a rule that silently matches nothing.
+		r, d := c.compileRule(s, e, l)
+		return one(r), d
+	}
+	return out, nil
 }
 
 func one(r *crule) []*crule {
