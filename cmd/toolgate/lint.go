@@ -532,6 +532,11 @@ func (l *linter) covers(d, r *lintRule) bool {
 	}
 	ds, rs := d.Specifier, r.Specifier
 	if d.fold() {
+		// A deny or ask rule also matches its trimmed reading.
+		k := l.kindOf(d.Tool)
+		ds = d.Trimmed(k == "read" || k == "list" || k == "search" || k == "edit")
+	}
+	if d.fold() {
 		ds, rs = strings.ToLower(ds), strings.ToLower(rs)
 	}
 	if ds == rs {
