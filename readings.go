@@ -1,6 +1,7 @@
 package toolgate
 
 import (
+	"fmt"
 	"path"
 	"sort"
 	"strings"
@@ -55,6 +56,18 @@ func (c *Config) compileReadings(s RuleSpec, e Effect, l Layer) ([]*crule, *Diag
 	pos := s.Pos.Shift(rule.Column(s.Text, pr.Lead))
 	if pos.File == "" {
 		pos.File = l.File
+	}
+	if t := pr.Trimmed(false); strings.HasSuffix(t, ":*") && strings.TrimSpace(strings.TrimSuffix(t, ":*")) == "" && c.ruleKind(pr.Tool, e != EffectAllow) == KindShell {
+		// "Bash(:*)" would match no command at all; Claude Code rejects it
+		// ("Prefix cannot be empty before :*").
+		dp := s.Pos
+		if dp.Line > 0 {
+			dp = dp.Shift(rule.Column(s.Text, pr.SpecOffset()))
+		}
+		if dp.File == "" {
+			dp.File = l.File
+		}
+		return nil, &Diagnostic{Pos: dp, Severity: SeverityError, Code: "rule", Message: fmt.Sprintf("rule %q: empty command prefix before \":*\", which matches no command (Claude Code rejects it too); write %s alone to cover every command", pr.Text, pr.Tool)}
 	}
 	seen := map[string]bool{}
 	alt := func(texts []string) []*crule {

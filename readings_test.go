@@ -120,3 +120,16 @@ func FuzzRuleReadings(f *testing.F) {
 		toolgate.Compile([]toolgate.Layer{{Source: toolgate.SourceCLI, Root: "/p", Allow: spec}}, toolgate.Options{})
 	})
 }
+
+// "Bash(:*)" and "Bash( :*)" are load errors with their position: they would
+// match no command (Claude Code rejects them too).
+func TestEmptyPrefixRule(t *testing.T) {
+	for _, text := range []string{"Bash(:*)", "Bash( :*)", "bash(  :*)"} {
+		l := toolgate.Layer{Source: toolgate.SourceCLI, File: "/p/x.yaml", Root: "/p",
+			Deny: []toolgate.RuleSpec{{Text: text, Pos: toolgate.Position{File: "/p/x.yaml", Line: 2, Column: 3}}}}
+		_, err := toolgate.Compile([]toolgate.Layer{l}, toolgate.Options{})
+		if err == nil || !strings.Contains(err.Error(), "empty command prefix") || !strings.Contains(err.Error(), "x.yaml:2:8") {
+			t.Errorf("%s: %v", text, err)
+		}
+	}
+}
