@@ -60,6 +60,9 @@ finding has a file:line:col, a severity and a stable code:
 	                                 which only exact rules approve
 	secret-needs-path-rule  warning  an allow rule naming a secret file in a command
 	                                 (Bash(cat .env)): only a path rule approves the read
+	claude-star-prefix      warning  a shell rule in a Claude settings file with a * before a
+	                                 trailing :* (Bash(git -C * show:*)): Claude Code reads
+	                                 that * literally, toolgate as a wildcard
 	claude-file-tool        warning  Write(path), NotebookEdit(path), MultiEdit(path) or
 	                                 Glob(path) in a Claude settings file: Claude Code never
 	                                 matches them (only Edit and Read path rules); toolgate
@@ -357,6 +360,11 @@ func (l *linter) lintOne(r *lintRule) {
 	l.lintReadings(r)
 	switch kind {
 	case "shell":
+		if t := strings.TrimSpace(spec); r.layer.ClaudeSettings && strings.HasSuffix(t, ":*") && strings.Contains(strings.ReplaceAll(t[:len(t)-2], `\*`, ""), "*") {
+			// Claude Code 2.1: "mixes * with the trailing :* prefix syntax,
+			// so it is matched as a literal prefix (the * is not expanded)".
+			l.add(pos, "warning", "claude-star-prefix", "%s rule %s mixes * with a trailing :*: Claude Code reads that * literally (so there the rule matches almost nothing), toolgate as a wildcard; write %s(%s *) so both agree", r.effect, r.Text, tool, strings.TrimSpace(t[:len(t)-2]))
+		}
 		if key, ok := paramKey(spec); ok {
 			for _, f := range l.shellFields {
 				if key == f {
