@@ -39,8 +39,8 @@ type Config struct {
 	additionalDirs []string
 	protection     *pathmatch.Protection
 	tools          map[string]ToolInfo
-	lowerNames     map[string]string   // known tool names, lowercased once
-	foldNames      map[string][]string // lowercased known name → the known names that fold to it
+	known          map[string]knownTool // every catalog name: its entry and lowercased name
+	foldNames      map[string][]string  // lowercased known name → the known names that fold to it
 	toolGlobs      []toolOverride
 	rewrites       []*compiledRewrite
 	agents         map[string]*agentEntry
@@ -239,11 +239,11 @@ func Compile(layers []Layer, opts Options) (*Config, error) {
 		}
 	}
 
-	c.lowerNames = make(map[string]string, len(c.tools))
+	c.known = make(map[string]knownTool, len(c.tools))
 	c.foldNames = make(map[string][]string, len(c.tools))
 	for name := range c.tools {
 		l := strings.ToLower(name)
-		c.lowerNames[name] = l
+		c.known[name] = knownTool{lower: l, info: c.toolInfo(name)}
 		c.foldNames[l] = append(c.foldNames[l], name)
 	}
 	for _, names := range c.foldNames {
@@ -465,6 +465,13 @@ func applyToolSpec(info ToolInfo, t ToolSpec) ToolInfo {
 	return info
 }
 
+// knownTool is a catalog name's entry (tool globs applied) and its
+// lowercased form, looked up once per call.
+type knownTool struct {
+	lower string
+	info  ToolInfo
+}
+
 // toolReading is one way of reading a call's tool name: the catalog name
 // it stands for and that name's entry.
 type toolReading struct {
@@ -472,21 +479,15 @@ type toolReading struct {
 	info ToolInfo
 }
 
-// resolveTool returns the catalog entry for a call's tool name and, when
-// the name is not itself a catalog name but differs only in case from one
-// (or from a tool glob of the configuration), the entries of those names.
-// An agent whose tool registry ignores case runs "BASH" as Bash, so deny and
-// ask rules must see the call as that kind; allow rules see the exact name
-// only (SPEC §1.1: allow matches tool names case-sensitively).
-func (c *Config) resolveTool(name, lower string) (ToolInfo, []toolReading) {
-	info, known := c.tools[name]
-	if !known {
-		info = defaultToolInfo(name)
-	}
-	info = c.applyToolGlobs(name, info)
-	if known {
-		return info, nil
-	}
+// resolveUnknownTool returns the catalog entry for a call's tool name that
+// is not itself a catalog name (setTool looks those up) and, when it differs
+// only in case from catalog names (or matches a tool glob of the
+// configuration only ignoring case), the entries of those names. An agent
+// whose tool registry ignores case runs "BASH" as Bash, so deny and ask
+// rules must see the call as that kind; allow rules see the exact name only
+// (SPEC §1.1: allow matches tool names case-sensitively).
+func (c *Config) resolveUnknownTool(name, lower string) (ToolInfo, []toolReading) {
+	info := c.applyToolGlobs(name, defaultToolInfo(name))
 	names := c.foldNames[lower]
 	if len(names) == 0 && len(c.toolGlobs) == 0 {
 		return info, nil

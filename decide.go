@@ -161,7 +161,7 @@ func (c *Config) prepare(cc *callCtx, call *Call) *Decision {
 		d := invalidf("home directory %q is not an absolute path", home)
 		return &d
 	}
-	*cc = callCtx{c: c, call: *call, tool: call.Tool, lower: c.lowerName(call.Tool),
+	*cc = callCtx{c: c, call: *call, tool: call.Tool,
 		cwd: path.Clean(cwd), home: home, doc: doc, input: root, mode: c.mode}
 	cc.setTool()
 	if home != "" {
@@ -180,11 +180,16 @@ func (c *Config) prepare(cc *callCtx, call *Call) *Decision {
 	return nil
 }
 
-// setTool reads the call's tool name against the catalog (cc.tool and
-// cc.lower set): its entry, or the entries of the catalog names it differs
-// from only in case.
+// setTool reads the call's tool name (cc.tool) against the catalog: its
+// lowercased form, and its entry or the entries of the catalog names it
+// differs from only in case.
 func (cc *callCtx) setTool() {
-	info, alts := cc.c.resolveTool(cc.tool, cc.lower)
+	if kt, ok := cc.c.known[cc.tool]; ok {
+		cc.lower, cc.info, cc.canon = kt.lower, kt.info, cc.tool
+		return
+	}
+	cc.lower = lowerASCIIFast(cc.tool)
+	info, alts := cc.c.resolveUnknownTool(cc.tool, cc.lower)
 	cc.info, cc.canon = info, cc.tool
 	if len(alts) > 0 {
 		cc.info, cc.canon, cc.folded = alts[0].info, alts[0].name, true
@@ -200,15 +205,6 @@ func (cc *callCtx) mayBeReadOnly() bool { return !cc.call.NotReadOnly && !cc.fol
 // hasPrefixFold reports whether s starts with the ASCII prefix p, ignoring
 // case.
 func hasPrefixFold(s, p string) bool { return len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) }
-
-// lowerName lowercases a tool name, from the table of known names when it
-// is there.
-func (c *Config) lowerName(name string) string {
-	if l, ok := c.lowerNames[name]; ok {
-		return l
-	}
-	return lowerASCIIFast(name)
-}
 
 // splitMCP finds the server/tool readings of an MCP tool name. Deny and ask
 // rules see every split of the name (its "mcp__" prefix in any case) and the
@@ -1301,7 +1297,7 @@ func (cc *callCtx) matchShellRule(r *crule, cmd *shell.Command, denyLike bool) b
 	if cmd.ExactOnly && r.shellPat.HasWildcard() {
 		return false
 	}
-	return r.shellPat.MatchAllow(cmd)
+	return r.shellPat.Match(cmd.Words, false)
 }
 
 // matchFetch matches a rule against a fetch call's URL: deny and ask rules
