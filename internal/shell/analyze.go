@@ -554,13 +554,15 @@ func (an *analyzer) command(s *syntax.Stmt, sc, inner scope, io *redirInfo) {
 		}
 		an.applyIO(c, io)
 	case *syntax.TimeClause:
-		an.stmt(cm.Stmt, inner)
+		// time with options other than -p is the time program, not
+		// bash's keyword (time -o FILE writes FILE).
+		an.stmt(timeProgram(cm), inner)
 	case *syntax.CoprocClause:
 		c := an.newCommand(sliceSrc(sc.src, s), inner)
 		c.Words = []Word{{Value: "coproc", Static: true}}
 		c.Forms = [][]Word{c.Words}
 		c.Unanalysable = "coproc"
-		an.stmt(cm.Stmt, an.nested(inner, cm))
+		an.stmt(coprocStmt(cm), an.nested(inner, cm))
 	case *syntax.TestDecl:
 		an.stmt(cm.Body, inner)
 	default:
@@ -568,6 +570,58 @@ func (an *analyzer) command(s *syntax.Stmt, sc, inner scope, io *redirInfo) {
 		c.Unanalysable = "unsupported construct"
 		c.Forms = [][]Word{nil}
 	}
+}
+
+// coprocStmt returns the statement a coproc runs. The parser reads the
+// first word of `coproc NAME args` as the coprocess's name, but bash takes
+// a name only before a compound command: with a simple command, the name
+// is the command.
+func coprocStmt(cm *syntax.CoprocClause) *syntax.Stmt {
+	if cm.Name == nil || cm.Stmt == nil {
+		return cm.Stmt
+	}
+	return prependName(cm.Stmt, cm.Name, 0)
+}
+
+// prependName puts name in front of the first simple command of st (the
+// parser may hold a whole pipeline in a coproc's statement).
+func prependName(st *syntax.Stmt, name *syntax.Word, depth int) *syntax.Stmt {
+	if st == nil || depth > MaxDepth {
+		return st
+	}
+	switch c := st.Cmd.(type) {
+	case nil:
+		return &syntax.Stmt{Position: name.Pos(), Cmd: &syntax.CallExpr{Args: []*syntax.Word{name}}, Redirs: st.Redirs}
+	case *syntax.CallExpr:
+		ce := &syntax.CallExpr{Assigns: c.Assigns, Args: append([]*syntax.Word{name}, c.Args...)}
+		return &syntax.Stmt{Position: name.Pos(), Cmd: ce, Redirs: st.Redirs}
+	case *syntax.BinaryCmd:
+		b := *c
+		b.X = prependName(c.X, name, depth+1)
+		return &syntax.Stmt{Position: name.Pos(), Cmd: &b, Redirs: st.Redirs, Negated: st.Negated, Background: st.Background}
+	}
+	return st
+}
+
+// timeProgram returns the statement a time clause runs: the time program
+// itself when the words after time start with an option other than -p,
+// which bash's keyword does not take.
+func timeProgram(cm *syntax.TimeClause) *syntax.Stmt {
+	st := cm.Stmt
+	if st == nil {
+		return st
+	}
+	ce, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return st
+	}
+	first := ce.Args[0].Lit()
+	if len(first) < 2 || first[0] != '-' || first == "-p" {
+		return st
+	}
+	name := &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{ValuePos: cm.Time, ValueEnd: cm.Time, Value: "time"}}}
+	call := &syntax.CallExpr{Assigns: ce.Assigns, Args: append([]*syntax.Word{name}, ce.Args...)}
+	return &syntax.Stmt{Position: cm.Time, Cmd: call, Redirs: st.Redirs}
 }
 
 // stmtText returns the text of a statement without a trailing separator.

@@ -16,13 +16,15 @@ func (an *analyzer) classify(c *Command, ws []wordInfo, sc scope) {
 	stripped := false
 	notRO := false
 	for {
-		exact := c.ExactOnly
+		exact, nw := c.ExactOnly, len(c.Writes)
 		next, ok := an.wrapperForms(c, words, true)
 		if !ok || len(next) == 0 {
 			break
 		}
-		if c.ExactOnly && !exact {
-			notRO = true // xargs with options: never read-only
+		if c.ExactOnly && !exact || len(c.Writes) > nw {
+			// xargs with options, or a wrapper that writes a file of its
+			// own (time -o): never read-only.
+			notRO = true
 		}
 		words, stripped = next[0], true
 	}

@@ -172,6 +172,15 @@ var wrapperNames = map[string]bool{
 	"firejail": true, "script": true, "parallel": true,
 }
 
+// programNames are the shells and interpreters builtin reads.
+var programNames = map[string]bool{}
+
+func init() {
+	for _, n := range strings.Fields("bash sh zsh dash ksh mksh ash fish busybox python python2 python3 node nodejs perl ruby php lua deno bun Rscript tclsh osascript pwsh") {
+		programNames[n] = true
+	}
+}
+
 // systemProgram reports a program given by an absolute path in a system
 // directory, whose base name is what runs (/usr/bin/git).
 func systemProgram(p string) bool {
@@ -220,7 +229,7 @@ func (in *inspector) inspect(f []wordInfo, primary, through bool) {
 	}
 	if strings.ContainsRune(n, '/') {
 		base := n[strings.LastIndexByte(n, '/')+1:]
-		if systemProgram(n) && (lookupModel(base) != nil || wrapperNames[base]) {
+		if systemProgram(n) && (lookupModel(base) != nil || wrapperNames[base] || programNames[base]) {
 			return // its base-name form is read by the model
 		}
 		// A script or program file: only an exact rule names it, and the
@@ -700,6 +709,10 @@ func (in *inspector) shell(args []wordInfo, primary bool) {
 			return
 		}
 		in.runScript(args[i].Value, primary)
+		return
+	}
+	if i < len(args) && !args[i].Static {
+		in.unanalysable("shell runs a script whose name is not static")
 		return
 	}
 	if i < len(args) && stdinPath(args[i]) {
@@ -1267,6 +1280,14 @@ func (in *inspector) awk(a *argv) bool {
 			ro = false
 			if prog.Static {
 				in.scriptWrites(prog.Value)
+				// The commands it runs, when they are literals, face deny
+				// rules: system("..."), "..." | getline, print | "...".
+				for _, cmd := range awkCommands(prog.Value) {
+					in.runScript(cmd, false)
+				}
+				if awkDynamicOutput(prog.Value) {
+					in.c.Writes = appendRef(in.c.Writes, PathRef{Text: "…", Dynamic: true})
+				}
 			}
 		}
 		if prog.Static && strings.Contains(prog.Value, "getline") {
@@ -1287,6 +1308,60 @@ func (in *inspector) awk(a *argv) bool {
 		in.read(w)
 	}
 	return ro
+}
+
+// awkCommands returns the string literals an awk program runs as shell
+// commands: the argument of system(), and a string on either side of a
+// pipe.
+func awkCommands(prog string) []string {
+	var out []string
+	for i := 0; i < len(prog); i++ {
+		if prog[i] != '"' {
+			continue
+		}
+		start := i
+		var b strings.Builder
+		for i++; i < len(prog) && prog[i] != '"'; i++ {
+			if prog[i] == '\\' && i+1 < len(prog) {
+				i++
+			}
+			b.WriteByte(prog[i])
+		}
+		before := strings.TrimRight(prog[:start], " \t")
+		after := ""
+		if i+1 <= len(prog) {
+			after = strings.TrimLeft(prog[min(i+1, len(prog)):], " \t")
+		}
+		if strings.HasSuffix(before, "system(") || strings.HasSuffix(before, "|") && !strings.HasSuffix(before, "||") ||
+			strings.HasPrefix(after, "|") && !strings.HasPrefix(after, "||") {
+			out = append(out, b.String())
+		}
+	}
+	return out
+}
+
+// awkDynamicOutput reports an output redirection or pipe whose target is
+// not a string literal (print > $1).
+func awkDynamicOutput(prog string) bool {
+	for i := 0; i < len(prog); i++ {
+		switch prog[i] {
+		case '"':
+			for i++; i < len(prog) && prog[i] != '"'; i++ {
+				if prog[i] == '\\' {
+					i++
+				}
+			}
+		case '>', '|':
+			j := i + 1
+			for j < len(prog) && (prog[j] == '>' || prog[j] == '|' || prog[j] == ' ' || prog[j] == '\t') {
+				j++
+			}
+			if j < len(prog) && prog[j] != '"' {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // awkStrings returns the string literals of an awk program.

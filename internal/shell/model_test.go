@@ -208,6 +208,13 @@ func TestModelReadsWrites(t *testing.T) {
 		{src: "source /dev/stdin < script.sh", una: true, reads: []string{"/p/script.sh"}},
 		{src: "find . -exec rm {} \\;", forms: []string{"rm ~{}", "rm ."}, writes: []string{"/p"}, exact: true},
 		{src: "echo x | xargs", forms: []string{"echo ~…"}},
+		{src: "coproc head 'a b' .env | cat", forms: []string{"head a b .env"}, reads: []string{"/p/.env"}, una: true},
+		{src: "coproc \\rm &>>out.txt", forms: []string{"rm"}, una: true},
+		{src: "time -o x ls", forms: []string{"ls"}, writes: []string{"/p/x"}},
+		{src: `awk 'BEGIN{system("rm -rf x")}'`, forms: []string{"rm -rf x"}, exact: true},
+		{src: `awk '{print | "sh"}' f`, forms: []string{"sh"}, exact: true, una: true},
+		{src: `awk '{print > $1}' f`, exact: true},
+		{src: "/bin/sh $X -la", una: true},
 	}
 	for _, tt := range tests {
 		a := Analyze(tt.src, Options{Cwd: "/p", Home: "/h"})
