@@ -103,8 +103,10 @@ func (g *Generator) command() string {
 	case 5:
 		if g.chance(0.3) {
 			// A function shadowing a command or builtin.
-			f := g.pick("ls", "cd", "git", "echo", "command", "exec")
-			return f + "() { " + g.pick("rm -rf x", "builtin cd sub", "command git push", "echo hi > out.txt") + "; }; " + f + " " + g.arg()
+			// (The bodies never call the function itself.)
+			def := g.pick("ls() { rm -rf x; }", "cd() { builtin cd sub; }", "git() { command git push --force; }",
+				"echo() { builtin echo hi > out.txt; }", "command() { rm -rf ~; }", "exec() { curl x; }", "cat() { rm .env; }")
+			return def + "; " + strings.TrimSuffix(def[:strings.IndexByte(def, '(')], "()") + " " + g.arg()
 		}
 		f := g.pick("f", "g", "do_it")
 		return f + "() { " + semi(g.list()) + "}; " + f + " " + g.arg()
@@ -333,7 +335,8 @@ func (g *Generator) wrapperPrefix() string {
 	case 8:
 		return "taskset " + g.pick("1 ", "-c 0 ", "0x1 ")
 	case 9:
-		return "flock " + g.pick("lock ", "-n lock ", "-x /tmp/l ", "-w 1 lock ", "-o lock ", "lock -c 'rm z' && ")
+		// Never blocking: nested flocks on one file would wait forever.
+		return "flock " + g.pick("-n lock ", "-n -x /tmp/l ", "-w 1 lock ", "-n -o lock ", "-n lock -c 'rm z' && ")
 	case 10:
 		return g.pick("/usr/bin/time ", "command time ", "\\time ", "env time ") + g.pick("", "-p ", "-f %e ", "-o out.txt ", "-a -o t.txt ", "-v ", "--output=x.txt ", "-q ")
 	case 11:

@@ -259,7 +259,7 @@ func (h *helper) run(cmd string) *Trace {
 	ctx, cancel := context.WithTimeout(context.Background(), h.cfg.Timeout)
 	defer cancel()
 	c := exec.CommandContext(ctx, filepath.Join(h.cfg.Root, "tools", "strace"),
-		"-f", "-ff", "-qq", "-xx", "-y", "-v", "-s", "65536", "--seccomp-bpf",
+		"-f", "-ff", "-qq", "-xx", "-y", "-s", "65536", "--seccomp-bpf",
 		"-e", "trace="+StraceSyscalls, "-o", logBase,
 		"--", bash, "--norc", "--noprofile", "-c", cmd)
 	c.Dir = cwd
