@@ -473,7 +473,13 @@ func (an *analyzer) command(s *syntax.Stmt, sc, inner scope, io *redirInfo) {
 		}
 		part(x, chain[len(chain)-1].Op)
 		for i := len(chain) - 1; i >= 0; i-- {
-			part(chain[i].Y, chain[i].Op)
+			y := chain[i].Y
+			if op := chain[i].Op; op == syntax.Pipe || op == syntax.PipeAll {
+				// time is bash's keyword only at the start of a pipeline;
+				// after a pipe it is the time program.
+				y = externalTime(y)
+			}
+			part(y, chain[i].Op)
 		}
 	case *syntax.Subshell:
 		an.stmts(cm.Stmts, an.nested(inner, cm))
@@ -577,10 +583,46 @@ func (an *analyzer) command(s *syntax.Stmt, sc, inner scope, io *redirInfo) {
 // a name only before a compound command: with a simple command, the name
 // is the command.
 func coprocStmt(cm *syntax.CoprocClause) *syntax.Stmt {
-	if cm.Name == nil || cm.Stmt == nil {
-		return cm.Stmt
+	st := cm.Stmt
+	if cm.Name != nil && st != nil {
+		st = prependName(st, cm.Name, 0)
 	}
-	return prependName(cm.Stmt, cm.Name, 0)
+	return hoistAssigns(st, 0)
+}
+
+// hoistAssigns reads leading NAME=value words of the first simple command
+// of st as its assignments (after coproc the parser takes them as words).
+func hoistAssigns(st *syntax.Stmt, depth int) *syntax.Stmt {
+	if st == nil || depth > MaxDepth {
+		return st
+	}
+	switch c := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		i := 0
+		var as []*syntax.Assign
+		for i < len(c.Args)-1 {
+			a := assignOf(c.Args[i])
+			if a == nil {
+				break
+			}
+			as = append(as, a)
+			i++
+		}
+		if i == 0 {
+			return st
+		}
+		ce := &syntax.CallExpr{Assigns: append(append([]*syntax.Assign(nil), c.Assigns...), as...), Args: c.Args[i:]}
+		n := *st
+		n.Cmd = ce
+		return &n
+	case *syntax.BinaryCmd:
+		b := *c
+		b.X = hoistAssigns(c.X, depth+1)
+		n := *st
+		n.Cmd = &b
+		return &n
+	}
+	return st
 }
 
 // prependName puts name in front of the first simple command of st (the
@@ -593,6 +635,11 @@ func prependName(st *syntax.Stmt, name *syntax.Word, depth int) *syntax.Stmt {
 	case nil:
 		return &syntax.Stmt{Position: name.Pos(), Cmd: &syntax.CallExpr{Args: []*syntax.Word{name}}, Redirs: st.Redirs}
 	case *syntax.CallExpr:
+		if as := assignOf(name); as != nil {
+			// coproc X=1 cmd: the "name" is the command's assignment.
+			ce := &syntax.CallExpr{Assigns: append([]*syntax.Assign{as}, c.Assigns...), Args: c.Args}
+			return &syntax.Stmt{Position: name.Pos(), Cmd: ce, Redirs: st.Redirs}
+		}
 		ce := &syntax.CallExpr{Assigns: c.Assigns, Args: append([]*syntax.Word{name}, c.Args...)}
 		return &syntax.Stmt{Position: name.Pos(), Cmd: ce, Redirs: st.Redirs}
 	case *syntax.BinaryCmd:
@@ -601,6 +648,48 @@ func prependName(st *syntax.Stmt, name *syntax.Word, depth int) *syntax.Stmt {
 		return &syntax.Stmt{Position: name.Pos(), Cmd: &b, Redirs: st.Redirs, Negated: st.Negated, Background: st.Background}
 	}
 	return st
+}
+
+// assignOf returns the assignment a literal word NAME=value spells, or nil.
+func assignOf(w *syntax.Word) *syntax.Assign {
+	if len(w.Parts) == 0 {
+		return nil
+	}
+	l, ok := w.Parts[0].(*syntax.Lit)
+	if !ok {
+		return nil
+	}
+	i := strings.IndexByte(l.Value, '=')
+	if i <= 0 || !syntax.ValidName(l.Value[:i]) {
+		return nil
+	}
+	rest := &syntax.Lit{ValuePos: l.ValuePos, ValueEnd: l.ValueEnd, Value: l.Value[i+1:]}
+	val := &syntax.Word{Parts: append([]syntax.WordPart{rest}, w.Parts[1:]...)}
+	return &syntax.Assign{Name: &syntax.Lit{ValuePos: l.ValuePos, ValueEnd: l.ValuePos, Value: l.Value[:i]}, Value: val}
+}
+
+// externalTime reads a time clause that bash would run as the time
+// program (after a pipe) as a call of it.
+func externalTime(st *syntax.Stmt) *syntax.Stmt {
+	tc, ok := st.Cmd.(*syntax.TimeClause)
+	if !ok || tc.Stmt == nil {
+		return st
+	}
+	ce, ok := tc.Stmt.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 || tc.Stmt.Negated {
+		return st
+	}
+	args := []*syntax.Word{litWord("time", tc.Time)}
+	if tc.PosixFormat {
+		args = append(args, litWord("-p", tc.Time))
+	}
+	call := &syntax.CallExpr{Assigns: ce.Assigns, Args: append(args, ce.Args...)}
+	return &syntax.Stmt{Position: tc.Time, Cmd: call, Redirs: append(append([]*syntax.Redirect(nil), st.Redirs...), tc.Stmt.Redirs...), Background: st.Background}
+}
+
+// litWord makes a word of literal text for a reading the analysis builds.
+func litWord(v string, pos syntax.Pos) *syntax.Word {
+	return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{ValuePos: pos, ValueEnd: pos, Value: v}}}
 }
 
 // timeProgram returns the statement a time clause runs: the time program
@@ -619,8 +708,7 @@ func timeProgram(cm *syntax.TimeClause) *syntax.Stmt {
 	if len(first) < 2 || first[0] != '-' || first == "-p" {
 		return st
 	}
-	name := &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{ValuePos: cm.Time, ValueEnd: cm.Time, Value: "time"}}}
-	call := &syntax.CallExpr{Assigns: ce.Assigns, Args: append([]*syntax.Word{name}, ce.Args...)}
+	call := &syntax.CallExpr{Assigns: ce.Assigns, Args: append([]*syntax.Word{litWord("time", cm.Time)}, ce.Args...)}
 	return &syntax.Stmt{Position: cm.Time, Cmd: call, Redirs: st.Redirs}
 }
 

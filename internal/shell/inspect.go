@@ -1283,6 +1283,8 @@ func (in *inspector) awk(a *argv) bool {
 				// The commands it runs, when they are literals, face deny
 				// rules: system("..."), "..." | getline, print | "...".
 				for _, cmd := range awkCommands(prog.Value) {
+					// awk runs them as sh -c CMD.
+					in.c.Forms = appendForm(in.c.Forms, []Word{{Value: "sh", Static: true}, {Value: "-c", Static: true}, {Value: cmd, Static: true}})
 					in.runScript(cmd, false)
 				}
 				if awkDynamicOutput(prog.Value) {

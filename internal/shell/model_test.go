@@ -215,6 +215,9 @@ func TestModelReadsWrites(t *testing.T) {
 		{src: `awk '{print | "sh"}' f`, forms: []string{"sh"}, exact: true, una: true},
 		{src: `awk '{print > $1}' f`, exact: true},
 		{src: "/bin/sh $X -la", una: true},
+		{src: "coproc IFS=/ wget -rf x", forms: []string{"wget -rf x"}, una: true},
+		{src: "ls | time -p nice rm x", forms: []string{"time -p nice rm x", "rm x"}, writes: []string{"/p/x"}},
+		{src: `awk 'BEGIN{system("rm x")}' f`, forms: []string{"sh -c rm x", "rm x"}, exact: true},
 	}
 	for _, tt := range tests {
 		a := Analyze(tt.src, Options{Cwd: "/p", Home: "/h"})
