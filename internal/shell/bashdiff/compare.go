@@ -285,10 +285,8 @@ func (m *matcher) formMatches(f []shell.Word, argv []string, prog string) bool {
 		actual = path.Base(prog)
 	}
 	if name != actual {
-		if !(flexible(f[0]) && matchWords(f, argv, m)) {
-			return false
-		}
-		return true
+		// A glob or tilde in the program word may still expand to it.
+		return flexible(f[0]) && matchWords(f, argv, m)
 	}
 	return matchWords(f[1:], argv[1:], m)
 }

@@ -312,9 +312,7 @@ func ansiWords(cmd string) []string {
 			}
 			j++
 		}
-		for _, f := range strings.FieldsFunc(b.String(), func(r rune) bool { return r == 0 || r == ' ' || r == '\t' || r == '\n' }) {
-			out = append(out, f)
-		}
+		out = append(out, strings.FieldsFunc(b.String(), func(r rune) bool { return r == 0 || r == ' ' || r == '\t' || r == '\n' })...)
 		i = j
 	}
 	return out
