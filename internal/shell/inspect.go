@@ -1067,12 +1067,28 @@ func (in *inspector) sed(a *argv) bool {
 			continue
 		}
 		sc := scanSed(s.Value)
+		// sed does not expand ~ in file names: the name is read as
+		// written, and also as the home directory for deny.
 		for _, f := range sc.reads {
 			in.read(staticWord(f))
+			if strings.HasPrefix(f, "~") {
+				in.read(staticWord("./" + f))
+			}
 			reads = true
 		}
 		for _, f := range sc.writes {
 			in.write(staticWord(f))
+			if strings.HasPrefix(f, "~") {
+				in.write(staticWord("./" + f))
+			}
+		}
+		for _, cmd := range sc.cmds {
+			// The e command runs its text as sh -c TEXT.
+			in.c.Forms = appendForm(in.c.Forms, []Word{{Value: "sh", Static: true}, {Value: "-c", Static: true}, {Value: cmd, Static: true}})
+			in.runScript(cmd, false)
+		}
+		if sc.execInput {
+			in.unanalysable("sed runs its input as commands (s///e or e without a command)")
 		}
 		if sc.exec || sc.unknown || len(sc.writes) > 0 {
 			dangerous = true
@@ -1110,10 +1126,12 @@ func (in *inspector) sed(a *argv) bool {
 
 // sedScript is what a sed program does beyond editing its input.
 type sedScript struct {
-	exec    bool     // e command or s///e flag
-	unknown bool     // a command the reader does not know, or unreadable
-	reads   []string // files named by r and R
-	writes  []string // files named by w, W and s///w
+	exec      bool     // e command or s///e flag
+	execInput bool     // s///e or a bare e: runs the pattern space
+	cmds      []string // the commands of e COMMAND
+	unknown   bool     // a command the reader does not know, or unreadable
+	reads     []string // files named by r and R
+	writes    []string // files named by w, W and s///w
 }
 
 // sedExecWrite reports whether a sed script may run commands, read or
@@ -1179,7 +1197,11 @@ func scanSed(s string) (sc sedScript) {
 		switch cmd {
 		case 'e':
 			sc.exec = true
-			fileArg()
+			if c := strings.TrimSpace(fileArg()); c != "" {
+				sc.cmds = append(sc.cmds, c)
+			} else {
+				sc.execInput = true
+			}
 		case 'r', 'R':
 			if f := fileArg(); f != "" {
 				sc.reads = append(sc.reads, f)
@@ -1214,6 +1236,7 @@ func scanSed(s string) (sc sedScript) {
 					switch s[i] {
 					case 'e':
 						sc.exec = true
+						sc.execInput = true
 					case 'w', 'W':
 						i++
 						if f := fileArg(); f != "" {

@@ -216,6 +216,10 @@ func TestModelReadsWrites(t *testing.T) {
 		{src: `awk '{print > $1}' f`, exact: true},
 		{src: "/bin/sh $X -la", una: true},
 		{src: "coproc IFS=/ wget -rf x", forms: []string{"wget -rf x"}, una: true},
+		{src: "env -S 'rm -rf x' GIT_DIR=x /usr/bin/rm", forms: []string{"rm -rf x GIT_DIR=x /usr/bin/rm"}},
+		{src: "sed '1e rm x' f", forms: []string{"sh -c rm x", "rm x"}, exact: true},
+		{src: "sed 's/a/b/e' f", exact: true, una: true},
+		{src: "sed -n '1r ~/.ssh/id_rsa' f", reads: []string{"/h/.ssh/id_rsa", "/p/~/.ssh/id_rsa"}},
 		{src: "ls | time -p nice rm x", forms: []string{"time -p nice rm x", "rm x"}, writes: []string{"/p/x"}},
 		{src: `awk 'BEGIN{system("rm x")}' f`, forms: []string{"sh -c rm x", "rm x"}, exact: true},
 	}

@@ -196,7 +196,14 @@ func (an *analyzer) wrapperForms(c *Command, f []wordInfo, allowOnly bool) (form
 					}
 					out = append(out, splitWords(v.Value)...)
 				}
-				forms = append(forms, append(out, args[min(i, len(args)):]...))
+				// The split words come first, then the operands as given;
+				// leading assignments among them are env's.
+				out = append(out, args[min(s, len(args)):]...)
+				for len(out) > 0 && out[0].Static && isAssignWord(out[0].Value) {
+					an.assign(out[0].Value[:strings.IndexByte(out[0].Value, '=')])
+					out = out[1:]
+				}
+				forms = append(forms, out)
 				continue
 			}
 		}
