@@ -190,9 +190,11 @@ func (m *matcher) excused(e Event) bool {
 var inProcess = map[string]bool{}
 
 func init() {
-	for _, b := range strings.Fields("eval source . trap compgen complete fc mapfile readarray let declare typeset " +
-		"local export readonly unset printf test [ [[ read bind enable alias cd pushd popd wait command builtin exec " +
-		"shopt set hash type getopts ulimit caller return exit shift") {
+	// Code strings (eval, source, trap, compgen -C/-W, complete, fc, bind -x,
+	// enable -f, alias) and variable names whose array subscripts are
+	// evaluated as arithmetic, which may hold command substitutions.
+	for _, b := range strings.Fields("eval source . trap compgen complete fc bind enable alias " +
+		"mapfile readarray let declare typeset local export readonly unset printf test [ [[ read getopts") {
 		inProcess[b] = true
 	}
 }
