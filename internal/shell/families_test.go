@@ -389,6 +389,11 @@ func TestFamilyPwdPaths(t *testing.T) {
 	if got := paths(a.Commands[1].Reads); !slices.Equal(got, []string{`?"$PWD/.env"`}) {
 		t.Errorf("after dynamic cd: reads %q", got)
 	}
+	// A function named pwd makes $(pwd) unknown.
+	a = analyze(t, `pwd() { echo /etc; }; cat "$(pwd)/passwd"`)
+	if got := paths(a.Commands[1].Reads); !slices.Equal(got, []string{`?"$(pwd)/passwd"`}) {
+		t.Errorf("with a pwd function: reads %q", got)
+	}
 	for _, src := range []string{"ls ~[name]", "cat ~[x]/y", "echo a ~[n]"} {
 		if a := analyze(t, src); !unanalysable(a) {
 			t.Errorf("%q: not unanalysable", src)

@@ -23,7 +23,7 @@ func (an *analyzer) pathRefs(w wordInfo, dir string) []PathRef {
 		// stays non-static for allow rules.
 		var refs []PathRef
 		place := func(parts []syntax.WordPart) {
-			if kv, ok := knownParts(parts, an.opts.Home, dir); ok && !kv.derived {
+			if kv, ok := knownParts(parts, an.opts.Home, dir, an.pwdBuiltin()); ok && !kv.derived {
 				if p := resolve(kv.value, dir, an.opts.Home); p != "" {
 					refs = append(refs, PathRef{Text: w.Value, Path: p, Glob: kv.glob, Dynamic: true})
 				}
@@ -96,6 +96,12 @@ func (an *analyzer) pathRefs(w wordInfo, dir string) []PathRef {
 		}
 	}
 	return refs
+}
+
+// pwdBuiltin reports that no function named pwd has been defined, so that
+// $(pwd) prints the directory.
+func (an *analyzer) pwdBuiltin() bool {
+	return an.x == nil || an.x.funcs["pwd"] == nil
 }
 
 // dotVariants returns the readings of a glob pattern in which components
@@ -251,7 +257,7 @@ func (an *analyzer) criticalWhat(w wordInfo, dir string) string {
 		names, pats = nil, nil
 		anyGlob := false
 		for _, parts := range words {
-			kv, ok := knownParts(parts, an.opts.Home, dir)
+			kv, ok := knownParts(parts, an.opts.Home, dir, an.pwdBuiltin())
 			if !ok {
 				continue
 			}

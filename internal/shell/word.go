@@ -503,23 +503,16 @@ type knownVal struct {
 	pwd     bool   // the word expands PWD or runs pwd
 }
 
-// knownWord evaluates w when every non-static part of it is an expansion of
+// knownParts evaluates the parts of a word when every non-static one is an expansion of
 // HOME or PWD — plain or braced, quoted or not, with a default, an error or
 // an assignment operator (${HOME:?}, ${PWD:-x}), an alternate value, or a
 // suffix or prefix removal of a literal (${HOME%/}) — or a command
 // substitution running pwd ($(pwd), `pwd`, $(pwd -P)). dir is the command's
 // directory ("" when unknown: PWD then reads as "."). Other transformations
 // of HOME or PWD set derived. ok is false for any other word, and for a word
-// without any such expansion.
-func knownWord(w *syntax.Word, home, dir string) (kv knownVal, ok bool) {
-	if w == nil {
-		return kv, false
-	}
-	return knownParts(w.Parts, home, dir)
-}
-
-// knownParts is [knownWord] for the parts of a word.
-func knownParts(parts []syntax.WordPart, home, dir string) (kv knownVal, ok bool) {
+// without any such expansion. pwdCmd reports that pwd is the builtin (no
+// function of that name is defined): otherwise $(pwd) is not known.
+func knownParts(parts []syntax.WordPart, home, dir string, pwdCmd bool) (kv knownVal, ok bool) {
 	pwd := dir
 	if pwd == "" {
 		pwd = "."
@@ -567,7 +560,7 @@ func knownParts(parts []syntax.WordPart, home, dir string) (kv knownVal, ok bool
 				b.WriteString(v)
 				escapeGlob(&pat, v)
 			case *syntax.CmdSubst:
-				if !isPwdSubst(p) {
+				if !pwdCmd || !isPwdSubst(p) {
 					return false
 				}
 				found, kv.pwd = true, true
