@@ -143,6 +143,8 @@ type Trace struct {
 	Err string `json:",omitempty"`
 	// Timing shows where the time of the last run went.
 	Timing string `json:",omitempty"`
+	// helperDied reports that the helper process stopped answering.
+	helperDied bool
 	// Runs counts the bash runs it took (a run is repeated after shims are
 	// added for programs that were not found).
 	Runs int `json:",omitempty"`

@@ -10,6 +10,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"os/signal"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -37,6 +38,16 @@ func RunHelperIfRequested() {
 		reply(&Trace{Err: "bad helper config: " + err.Error()})
 		os.Exit(2)
 	}
+	// As the first process of its pid namespace the helper receives only
+	// the signals it handles: catch and drop them, so no command can kill
+	// it (not signal.Ignore: ignored signals would be inherited by bash).
+	sigs := make(chan os.Signal, 16)
+	signal.Notify(sigs, syscall.SIGTERM, syscall.SIGINT, syscall.SIGHUP, syscall.SIGQUIT, syscall.SIGUSR1,
+		syscall.SIGUSR2, syscall.SIGPIPE, syscall.SIGALRM, syscall.SIGTSTP, syscall.SIGTTIN, syscall.SIGTTOU)
+	go func() {
+		for range sigs {
+		}
+	}()
 	h := &helper{cfg: cfg}
 	if err := h.setup(); err != nil {
 		reply(&Trace{Err: err.Error()})

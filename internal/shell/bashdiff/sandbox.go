@@ -263,11 +263,34 @@ func (s *Sandbox) Run(cmd string) *Trace {
 	for run := 1; run <= 4; run++ {
 		tr = w.run(cmd)
 		tr.Runs = run
+		if tr.helperDied {
+			// The helper is gone (a hostile command may manage that): start
+			// a fresh one for the next command; this one is a harness error.
+			w.stop()
+			if nw, err := s.startWorker(w.index); err == nil {
+				s.replace(w, nw)
+				w = nw
+			} else {
+				tr.Err += "; restarting the helper: " + err.Error()
+			}
+			break
+		}
 		if tr.Err != "" || s.addShims(tr.NotFound) == 0 {
 			break
 		}
 	}
 	return tr
+}
+
+// replace swaps a restarted worker into the list Close stops.
+func (s *Sandbox) replace(old, nw *worker) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for i, w := range s.all {
+		if w == old {
+			s.all[i] = nw
+		}
+	}
 }
 
 // ansiWords decodes the $'...' words of cmd, so that names spelt with
@@ -320,11 +343,12 @@ func ansiWords(cmd string) []string {
 
 // worker is one helper process and its private directories.
 type worker struct {
-	dir string
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Reader
-	mu  sync.Mutex
+	index int
+	dir   string
+	cmd   *exec.Cmd
+	in    io.WriteCloser
+	out   *bufio.Reader
+	mu    sync.Mutex
 }
 
 // helperConfig is passed to the helper in its environment.
@@ -388,7 +412,7 @@ func (s *Sandbox) startWorker(i int) (*worker, error) {
 	if err := c.Start(); err != nil {
 		return nil, fmt.Errorf("starting the sandbox helper in new namespaces: %w", err)
 	}
-	w := &worker{dir: wd, cmd: c, in: in, out: bufio.NewReaderSize(outp, 1<<20)}
+	w := &worker{index: i, dir: wd, cmd: c, in: in, out: bufio.NewReaderSize(outp, 1<<20)}
 	// The helper reports readiness (or why it cannot run) first.
 	var hello Trace
 	if err := w.read(&hello); err != nil {
@@ -415,11 +439,11 @@ func (w *worker) run(cmd string) *Trace {
 	defer w.mu.Unlock()
 	req, _ := json.Marshal(cmd)
 	if _, err := w.in.Write(append(req, '\n')); err != nil {
-		return &Trace{Cmd: cmd, Err: "helper: " + err.Error()}
+		return &Trace{Cmd: cmd, Err: "helper: " + err.Error(), helperDied: true}
 	}
 	var tr Trace
 	if err := w.read(&tr); err != nil {
-		return &Trace{Cmd: cmd, Err: "helper: " + err.Error()}
+		return &Trace{Cmd: cmd, Err: "helper: " + err.Error(), helperDied: true}
 	}
 	return &tr
 }

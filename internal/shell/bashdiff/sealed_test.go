@@ -38,6 +38,7 @@ func TestSandboxSealed(t *testing.T) {
 		"cd " + outside + " && echo pwned > canary.txt",
 		": > /usr/bin/ls; echo x > /bin/rm",
 		"kill -9 -1; echo after > out.txt",
+		"kill -TERM 1; kill -HUP 1; kill -INT 1; kill -QUIT 1; kill -USR1 1; kill -9 1",
 		"echo x > /dev/tcp/127.0.0.1/9",
 		"rm -rf --no-preserve-root / ; /bin/rm -rf /*",
 	}
