@@ -82,8 +82,15 @@ func CorpusCommands(moduleRoot string) ([]CorpusCommand, error) {
 	return out, nil
 }
 
+func asObject(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
+}
+
 // commandOfCase reads `... TOOL {json} => outcome` and returns the shell
-// command in the JSON input, if any.
+// command in the JSON input, if any: its "command" or "cmd" member (Claude
+// Code, Gemini CLI, Codex exec_command), or that of its "action" (Codex
+// local_shell), as a string or an argv.
 func commandOfCase(line string) (string, bool) {
 	arrow := strings.LastIndex(line, " => ")
 	open := strings.IndexByte(line, '{')
@@ -94,7 +101,15 @@ func commandOfCase(line string) (string, bool) {
 	if err := json.Unmarshal([]byte(line[open:arrow]), &in); err != nil {
 		return "", false
 	}
-	switch c := in["command"].(type) {
+	var v any
+	for _, obj := range []map[string]any{in, asObject(in["action"])} {
+		for _, key := range []string{"command", "cmd"} {
+			if x, ok := obj[key]; ok && v == nil {
+				v = x
+			}
+		}
+	}
+	switch c := v.(type) {
 	case string:
 		return c, true
 	case []any:
