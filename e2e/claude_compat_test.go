@@ -5,6 +5,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/toolgate/toolgate"
@@ -86,6 +87,57 @@ func TestClaudeCompatReference(t *testing.T) {
 			in, _ := json.Marshal(map[string]string{"command": tc.command})
 			if d := cfg.Decide(toolgate.Call{Tool: "Bash", Input: in, Cwd: w.project, Home: w.home}); d.Outcome != tc.toolgate {
 				t.Errorf("toolgate: %v (%v), want %v", d.Outcome, d.Reason(), tc.toolgate)
+			}
+		})
+	}
+}
+
+// TestClaudeCompatReferencePaths: a deny path rule padded with spaces does
+// not stop Claude Code from reading the file; toolgate denies it.
+func TestClaudeCompatReferencePaths(t *testing.T) {
+	t.Parallel()
+	bin := agentBin(t, "claude")
+	for _, tc := range []struct {
+		name       string
+		deny       string
+		claudeRead bool
+	}{
+		{"trimmed", "Read(**/*token*)", false},
+		{"padded", "Read( ** /*token*)", true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			t.Parallel()
+			w := newWorkspace(t, scenario{noHook: true})
+			secret := filepath.Join(w.project, "api_token.txt")
+			writeFile(t, secret, "TOKEN=e2e-secret\n")
+			settings, _ := json.Marshal(map[string]any{"permissions": map[string]any{"deny": []string{tc.deny}}})
+			rec := &recorder{}
+			srv := httptest.NewServer(claudeMock(t, rec, "Read", map[string]string{"file_path": secret}))
+			defer srv.Close()
+			env := append(baseEnv(w), "ANTHROPIC_BASE_URL="+srv.URL, "ANTHROPIC_API_KEY=toolgate-e2e-fake-key",
+				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1", "CLAUDE_CODE_MAX_RETRIES=0", "DISABLE_AUTOUPDATER=1")
+			if os.Geteuid() == 0 {
+				env = append(env, "IS_SANDBOX=1")
+			}
+			r := runAgent(t, w, env, bin, "-p", "Read the file.", "--output-format", "json",
+				"--permission-mode", "bypassPermissions", "--settings", string(settings))
+			_, results := rec.snapshot()
+			read := false
+			for _, s := range results {
+				read = read || strings.Contains(s, "e2e-secret")
+			}
+			if read != tc.claudeRead {
+				t.Errorf("Claude Code read the file under deny %s: %v, docs/rules.md says %v (results %q)", tc.deny, read, tc.claudeRead, results)
+				logRun(t, r)
+			}
+			cfg, err := toolgate.Compile([]toolgate.Layer{{Source: toolgate.SourceCLI, ClaudeSettings: true, Root: w.project,
+				Deny: []toolgate.RuleSpec{{Text: tc.deny}}}}, toolgate.Options{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			in, _ := json.Marshal(map[string]string{"file_path": secret})
+			if d := cfg.Decide(toolgate.Call{Tool: "Read", Input: in, Cwd: w.project, Home: w.home}); d.Outcome != toolgate.Deny {
+				t.Errorf("toolgate: %v (%v), want deny", d.Outcome, d.Reason())
 			}
 		})
 	}
