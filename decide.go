@@ -1040,7 +1040,11 @@ func (cc *callCtx) decideShell() Decision {
 				return invalidf("malformed apply_patch body: %v", err)
 			}
 			for _, p := range ps {
-				cp.writes = append(cp.writes, cc.newPathItem(p, cmd.Dir, false))
+				// An edit of each header path, as by the apply_patch tool: it
+				// needs an edit allow rule like a redirection target.
+				it := cc.newPathItem(p, cmd.Dir, false)
+				cp.writes = append(cp.writes, it)
+				cp.redirects = append(cp.redirects, it)
 			}
 		}
 	}
@@ -1180,9 +1184,13 @@ func (cc *callCtx) decideShell() Decision {
 		}
 		ae := cmd.AcceptEdits && !cc.folded && len(an.UnsafeAssign) == 0 && cmd.Dir != "" && len(cp.writes) > 0
 		if ae {
-			for j := range cp.writes {
-				if !cc.inWorkspace(&cp.writes[j]) {
-					ae = false
+			// Every file it writes and every file it reads (cp's sources)
+			// must lie inside the workspace.
+			for _, items := range [][]pathItem{cp.writes, cp.reads} {
+				for j := range items {
+					if !cc.inWorkspace(&items[j]) {
+						ae = false
+					}
 				}
 			}
 		}

@@ -216,7 +216,7 @@ func (in *inspector) inspect(f []wordInfo, primary, through bool) {
 		defer func() {
 			c.ReadOnly = ro
 			switch n {
-			case "mkdir", "touch", "mv", "cp", "rm", "rmdir":
+			case "mkdir", "touch", "mv", "cp", "rm", "rmdir", "apply_patch":
 				c.AcceptEdits = true
 			case "sed":
 				a := models["sed"].parse(args)
