@@ -692,7 +692,7 @@ func codexSettings(ctx context.Context, st *Status, o StatusOptions) (string, bo
 func TrustCodex(ctx context.Context, o StatusOptions) error {
 	hooks, err := codexList(ctx, o)
 	if errors.Is(err, errNoCodex) {
-		return errors.New("Codex skips a hook it has not trusted, and no codex command is on PATH to record the trust: " +
+		return errors.New("codex skips a hook it has not trusted, and no codex command is on PATH to record the trust: " +
 			"rerun with --codex /path/to/codex, or start codex and trust the hook in /hooks")
 	}
 	if err != nil {
@@ -700,13 +700,13 @@ func TrustCodex(ctx context.Context, o StatusOptions) error {
 	}
 	h, ok := codexEntry(hooks)
 	if !ok {
-		return fmt.Errorf("Codex does not list the hook just written (%d hooks listed): is CODEX_HOME the directory it reads?", len(hooks))
+		return fmt.Errorf("codex does not list the hook just written (%d hooks listed): is CODEX_HOME the directory it reads?", len(hooks))
 	}
 	if h.TrustStatus == "trusted" || h.TrustStatus == "managed" {
 		return nil
 	}
 	if h.Key == "" || h.CurrentHash == "" {
-		return errors.New("Codex lists the hook without a key or hash to trust; start codex and trust it in /hooks")
+		return errors.New("codex lists the hook without a key or hash to trust; start codex and trust it in /hooks")
 	}
 	io := o.InstallOptions
 	io.CodexTrust = map[string]string{h.Key: h.CurrentHash}
@@ -715,7 +715,7 @@ func TrustCodex(ctx context.Context, o StatusOptions) error {
 		return err
 	}
 	if h.SourcePath != "" && filepath.Clean(h.SourcePath) != filepath.Clean(path) {
-		return fmt.Errorf("Codex reads the toolgate hook from %s, not %s; trust it in codex's /hooks", h.SourcePath, path)
+		return fmt.Errorf("codex reads the toolgate hook from %s, not %s; trust it in codex's /hooks", h.SourcePath, path)
 	}
 	if _, _, err := Install(Codex, io); err != nil {
 		return err
