@@ -3,9 +3,7 @@ package toolgate_test
 import (
 	"encoding/json"
 	"io/fs"
-	"strings"
 	"testing"
-	"time"
 
 	"github.com/toolgate/toolgate"
 )
@@ -214,9 +212,6 @@ func TestSessionReasonKind(t *testing.T) {
 	}
 }
 
-var _ = fs.ErrNotExist
-var _ = strings.Contains
-var _ = time.Second
 
 // §2: reason.part names the reading that decided: the link or its target,
 // whichever matched; the URL as given; a shell call's sub-command.
@@ -417,5 +412,40 @@ func TestFoldedApplyPatch(t *testing.T) {
 		{tool: "APPLY_PATCH", input: `{"input":"` + patch + `"}`, want: toolgate.Deny, rule: "Edit(./locked/**)"},
 		{tool: "Apply_Patch", input: `{"command":"` + patch + `"}`, want: toolgate.Deny, rule: "Edit(./locked/**)"},
 		{tool: "apply_patch", input: `{"input":"` + patch + `"}`, want: toolgate.Deny, rule: "Edit(./locked/**)"},
+	})
+}
+
+// FuzzToolNameCase checks that spelling a tool name in another case never
+// makes a decision more permissive: the case-folded reading faces the same
+// deny and ask rules and checks, and is never approved by a kind rule.
+func FuzzToolNameCase(f *testing.F) {
+	f.Add(uint8(0), "rm -rf /p/build", uint16(1))
+	f.Add(uint8(1), "/p/.env", uint16(3))
+	f.Add(uint8(3), "https://evil.com/", uint16(0xffff))
+	f.Add(uint8(4), "x", uint16(5))
+	f.Add(uint8(5), "/p/src", uint16(2))
+	f.Add(uint8(0), "git push --force", uint16(7))
+	deny := append([]string{"mcp__gh__delete_*", "WebFetch(domain:evil.com)", "Agent(danger)", "Edit(./locked/**)", "Bash(rm:*)"}, fuzzBase.deny...)
+	cfg, err := fuzzConfig(fuzzBase.allow, deny, fuzzBase.ask)
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, tool uint8, arg string, mask uint16) {
+		call := fuzzCall(tool, arg)
+		b := []byte(call.Tool)
+		for i := range b {
+			if mask&(1<<(i%16)) != 0 && 'a' <= b[i] && b[i] <= 'z' {
+				b[i] -= 'a' - 'A'
+			}
+		}
+		folded := call
+		folded.Tool = string(b)
+		if _, known := toolgate.BuiltinTools()[folded.Tool]; known {
+			return // another catalog name, with its own reading
+		}
+		d0, d1 := cfg.Decide(call), cfg.Decide(folded)
+		if severity(d1.Outcome) < severity(d0.Outcome) {
+			t.Fatalf("%s %s: %s, but as %s: %s", call.Tool, call.Input, d0, folded.Tool, d1)
+		}
 	})
 }
