@@ -1227,6 +1227,12 @@ func (cc *callCtx) allInWorkspace(items []pathItem) bool {
 func (cc *callCtx) shellTargetsAllowed(redirects, reads []pathItem) bool {
 	for i := range redirects {
 		it := &redirects[i]
+		if !it.placed || it.unresolved {
+			// A target that cannot be placed (after a dynamic cd) or whose
+			// links cannot be read: no allow rule, not even a bare Edit,
+			// names it.
+			return false
+		}
 		ok := false
 		cc.kindRules(EffectAllow, KindEdit, it, func(r *crule) {
 			if !ok && cc.matchPath(r, it) {
