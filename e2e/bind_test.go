@@ -30,6 +30,7 @@ const (
 	guardToolgate hookKind = "toolgate" // toolgate's hook, installed with hook.Install
 	guardNone     hookKind = "none"     // no hook at all
 	guardAsk      hookKind = "ask"      // a hook that answers "ask" to everything
+	guardCLI      hookKind = "cli"      // "toolgate-linux-amd64 hook install claude", the real installer
 )
 
 // step is one tool call the scripted model makes.
@@ -169,6 +170,19 @@ func runClaudeAttack(t *testing.T, bin string, a attack, mode string, g hookKind
 		if _, _, err := hook.Install(hook.Claude, o); err != nil {
 			t.Fatal(err)
 		}
+	case guardCLI:
+		// The real installer, from a renamed binary, with no toolgate on
+		// PATH: it must write the binary's absolute path and prove the
+		// hook live.
+		renamed := filepath.Join(filepath.Dir(tg), "toolgate-linux-amd64")
+		copyFile(t, tg, renamed)
+		env := append(baseEnv(w), "PATH="+noToolgatePath(t))
+		if code, out := installCLI(t, renamed, env, w.project, "claude"); code != 0 || !strings.Contains(out, "the claude hook is live") {
+			t.Fatalf("hook install claude: exit %d\n%s", code, out)
+		}
+		if cfg, _ := os.ReadFile(filepath.Join(w.project, ".claude", "settings.json")); !strings.Contains(string(cfg), renamed+" hook claude") {
+			t.Fatalf("the settings do not hold %s:\n%s", renamed, cfg)
+		}
 	case guardAsk:
 		o := hook.InstallOptions{Scope: hook.ScopeProject, Dir: w.project, Home: w.home, Command: askHook(t, w.tmp, log)}
 		if _, _, err := hook.Install(hook.Claude, o); err != nil {
@@ -305,6 +319,15 @@ func TestClaudeBindings(t *testing.T) {
 				}
 				if mode == "bypassPermissions" && !containsAll(strings.Join(o.results, "\n"), []string{"toolgate: denied", "protected path"}) {
 					t.Errorf("no tool result carries toolgate's denial naming the protected path: %q", o.results)
+				}
+			})
+		}
+		if a.name == "write_git_hook" || a.name == "write_project_settings" {
+			t.Run(a.name+"/bypassPermissions/installed_by_cli", func(t *testing.T) {
+				t.Parallel()
+				o := runClaudeAttack(t, bin, a, "bypassPermissions", guardCLI)
+				if o.changed {
+					t.Errorf("SAFETY: %s changed in bypassPermissions mode with the hook installed by toolgate-linux-amd64 hook install", a.target)
 				}
 			})
 		}
