@@ -8,7 +8,12 @@
 //
 // The rule text is trimmed. The tool pattern is everything before the first
 // "("; the specifier is everything between that "(" and the final character,
-// which must then be ")". "Tool(*)" equals "Tool".
+// which must then be an unescaped ")". "Tool(*)" equals "Tool".
+//
+// Inside the parentheses the rule is read as Claude Code 2.1 reads it: its
+// escapes are removed ("\(" is "(", "\)" is ")", then "\\" is "\"), and
+// spaces are kept as written. [Rule.Trimmed] gives the reading without the
+// spaces that Claude keeps, which deny and ask rules also match.
 package rule
 
 import (
