@@ -212,7 +212,6 @@ func TestSessionReasonKind(t *testing.T) {
 	}
 }
 
-
 // §2: reason.part names the reading that decided: the link or its target,
 // whichever matched; the URL as given; a shell call's sub-command.
 func TestReasonPart(t *testing.T) {
