@@ -214,16 +214,39 @@ type analyzer struct {
 // that changes the directory runs its later iterations somewhere else: it
 // is walked a second time with the directory unknown, so that no path of
 // the later iterations is placed (or allowed) as if it were the first's.
-func (an *analyzer) loop(sc scope, body func()) {
+func (an *analyzer) loop(sc scope, n syntax.Node, body func()) {
 	before := *sc.dir
 	an.loops++
 	body()
 	if *sc.dir != before && before != "" {
 		*sc.dir = ""
-		body()
+		if an.mayRewalk(sc, n) {
+			body()
+		}
 		*sc.dir = "" // it may also have run no time, or many
 	}
 	an.loops--
+}
+
+// maxRewalk caps the source bytes walked again for loops and function
+// calls (twice the longest analysable command).
+const maxRewalk = 2 * MaxAnalysable
+
+// mayRewalk reports whether the body n may be walked again: not past the
+// command limit or the maxRewalk budget. Past them the command is
+// unanalysable (every command was already seen once for deny rules).
+func (an *analyzer) mayRewalk(sc scope, n syntax.Node) bool {
+	x := an.extra()
+	size := int(n.End().Offset()) - int(n.Pos().Offset())
+	if an.nCmds >= MaxCommands || x.rewalked+size > maxRewalk {
+		if !x.rewalkCapped {
+			x.rewalkCapped = true
+			an.issue(sliceSrc(sc.src, n), "too many loops or function calls in other directories to analyse")
+		}
+		return false
+	}
+	x.rewalked += size
+	return true
 }
 
 // analyzerExtra is the state of an analysis that few commands need.
@@ -248,6 +271,9 @@ type analyzerExtra struct {
 	lastScript scriptEnd
 	// funcs holds the functions defined so far, by name.
 	funcs map[string]*funcDef
+	// rewalked counts the source bytes walked again (mayRewalk).
+	rewalked     int
+	rewalkCapped bool
 }
 
 func (an *analyzer) extra() *analyzerExtra {
@@ -491,7 +517,7 @@ func (an *analyzer) command(s *syntax.Stmt, sc, inner scope, io *redirInfo) {
 			an.stmts(ic.Then, inner)
 		}
 	case *syntax.WhileClause:
-		an.loop(inner, func() {
+		an.loop(inner, cm, func() {
 			an.stmts(cm.Cond, inner)
 			an.stmts(cm.Do, inner)
 		})
@@ -504,16 +530,16 @@ func (an *analyzer) command(s *syntax.Stmt, sc, inner scope, io *redirInfo) {
 			for _, w := range l.Items {
 				an.walkWord(w, inner)
 			}
-			an.loop(inner, func() { an.stmts(cm.Do, inner) })
+			an.loop(inner, cm, func() { an.stmts(cm.Do, inner) })
 		case *syntax.CStyleLoop:
 			an.walkArithm(l.Init, inner)
-			an.loop(inner, func() {
+			an.loop(inner, cm, func() {
 				an.walkArithm(l.Cond, inner)
 				an.stmts(cm.Do, inner)
 				an.walkArithm(l.Post, inner)
 			})
 		default:
-			an.loop(inner, func() { an.stmts(cm.Do, inner) })
+			an.loop(inner, cm, func() { an.stmts(cm.Do, inner) })
 		}
 	case *syntax.CaseClause:
 		an.walkWord(cm.Word, inner)
@@ -1372,7 +1398,7 @@ func (an *analyzer) afterClassify(c *Command, sc scope, notes int) {
 		}
 	case x.funcs[name] != nil:
 		fd := x.funcs[name]
-		if fd.dir != *sc.dir && !fd.walking && fd.body != nil {
+		if fd.dir != *sc.dir && !fd.walking && fd.body != nil && an.mayRewalk(scope{src: fd.src}, fd.body) {
 			// The body runs in the caller's directory: walk it there too.
 			fd.walking = true
 			d := *sc.dir

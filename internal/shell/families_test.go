@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -488,5 +489,33 @@ func TestFamilyFunctionCalledElsewhere(t *testing.T) {
 	// Recursion is walked once.
 	if a := analyze(t, "f() { cd x; f; }; cd y; f"); len(a.Commands) > 8 {
 		t.Errorf("recursive function: %d commands", len(a.Commands))
+	}
+}
+
+// Walking loop bodies and function bodies again is bounded.
+func TestFamilyRewalkBounded(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 40; i++ {
+		b.WriteString("for i in 1; do cd /x; ")
+	}
+	b.WriteString("echo > f")
+	for i := 0; i < 40; i++ {
+		b.WriteString("; cd y; done")
+	}
+	a := analyze(t, b.String())
+	if !unanalysable(a) {
+		t.Errorf("nested loops: not unanalysable")
+	}
+	if len(a.Commands) > 2*MaxCommands {
+		t.Errorf("nested loops: %d commands", len(a.Commands))
+	}
+	b.Reset()
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&b, "f%d() { cd a; f%d; cd b; f%d; }; ", i+1, i, i)
+	}
+	b.WriteString("cd z; f30")
+	a = analyze(t, b.String())
+	if len(a.Commands) > 2*MaxCommands {
+		t.Errorf("function chain: %d commands", len(a.Commands))
 	}
 }
