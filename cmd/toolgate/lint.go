@@ -509,6 +509,9 @@ func (l *linter) shadows(rules []*lintRule, prec toolgate.Precedence) {
 			continue
 		}
 		for _, d := range rules {
+			if d.effect == toolgate.EffectAllow && approvesNothing(d) {
+				continue // it beats nothing
+			}
 			if d.effect == earlier && l.covers(d, r) && d.canonical() != r.canonical() {
 				by = d
 				break
@@ -673,4 +676,15 @@ func literalMCPServer(lit string) bool {
 	}
 	i := strings.Index(rest, "__")
 	return i > 0
+}
+
+// approvesNothing reports whether the engine reads an allow rule as one that
+// can never approve a call.
+func approvesNothing(r *lintRule) bool {
+	for _, n := range toolgate.RuleReadings(r.Text, r.effect) {
+		if n.ApprovesNothing {
+			return true
+		}
+	}
+	return false
 }
