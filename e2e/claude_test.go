@@ -19,8 +19,11 @@ import (
 //     tool_result "PreToolUse:Bash hook error: <toolgate's reason>", and the
 //     call is listed in the result's permission_denials.
 //   - A hook "ask" in claude -p is refused by Claude Code at once, in
-//     bypassPermissions as in default mode; the model gets toolgate's ask
-//     text (the prompt and the rule) as the error tool_result.
+//     bypassPermissions as in default mode — except, in bypassPermissions,
+//     for writes to Claude's own "sensitive" paths (.git/, .claude/), which
+//     it then runs (bind_test.go). So toolgate answers deny in
+//     bypassPermissions: the "asked" case below gets toolgate's deny, with
+//     the ask rule in the reason.
 //   - Exit status 2 from the hook (toolgate's answer when the configuration
 //     does not load) blocks the call; the tool_result is "PreToolUse:Bash
 //     hook error: [<hook command>]: <standard error>".
