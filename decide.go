@@ -1311,7 +1311,7 @@ func (cc *callCtx) matchShellRule(r *crule, cmd *shell.Command, denyLike bool) b
 	if cmd.ExactOnly && r.shellPat.HasWildcard() {
 		return false
 	}
-	return r.shellPat.Match(cmd.Words, false)
+	return r.shellPat.MatchAllow(cmd)
 }
 
 // matchFetch matches a rule against a fetch call's URL: deny and ask rules
