@@ -29,7 +29,11 @@ func (c *cli) hook(args []string) int {
 // managed config directories), writes to the toolgate binary this hook is
 // running from, to every configuration file it loaded, to the agents'
 // relocated homes ($CODEX_HOME, $CLAUDE_CONFIG_DIR, $GEMINI_CLI_HOME) and to
-// their system-wide settings directories are protected paths too.
+// their system-wide settings directories are protected paths too; and the
+// agent may not run toolgate's own commands that change the gate
+// ("toolgate hook install", "toolgate hook uninstall", "toolgate trust"),
+// which write those files from inside a process the engine cannot see into
+// (deny rules, by the name toolgate and by this binary's own name).
 func (c *cli) hookBuild(cwd string, configs []string) (toolgate.Checker, error) {
 	p := &policyFlags{configs: configs, cwd: cwd}
 	e, err := c.resolveEnv(p)
@@ -41,7 +45,8 @@ func (c *cli) hookBuild(cwd string, configs []string) (toolgate.Checker, error) 
 	if err != nil {
 		return nil, err
 	}
-	layers := append(set.Layers, toolgate.Layer{Source: toolgate.SourceCLI, ProtectedPaths: c.hookProtected(set)})
+	layers := append(set.Layers, toolgate.Layer{Source: toolgate.SourceCLI,
+		ProtectedPaths: c.hookProtected(set), Deny: hookSelfDeny()})
 	cfg, err := toolgate.Compile(layers, opts.Engine)
 	if err != nil {
 		var ds toolgate.Diagnostics
@@ -55,6 +60,27 @@ func (c *cli) hookBuild(cwd string, configs []string) (toolgate.Checker, error) 
 		return nil, err
 	}
 	return cfg, nil
+}
+
+// selfCommands are toolgate's subcommands that change what the gate does.
+var selfCommands = []string{"hook install", "hook uninstall", "trust"}
+
+// hookSelfDeny returns the deny rules for toolgate's gate-changing
+// subcommands run through the agent's shell.
+func hookSelfDeny() []toolgate.RuleSpec {
+	names := []string{"toolgate"}
+	if exe, err := os.Executable(); err == nil {
+		if b := filepath.Base(exe); b != "toolgate" && !strings.ContainsAny(b, "()*?[]{}\\ \t:") {
+			names = append(names, b)
+		}
+	}
+	var rules []toolgate.RuleSpec
+	for _, n := range names {
+		for _, sub := range selfCommands {
+			rules = append(rules, toolgate.RuleSpec{Text: "Bash(" + n + " " + sub + ":*)"})
+		}
+	}
+	return rules
 }
 
 // agentSystemDirs are the agents' system-wide settings directories.

@@ -61,3 +61,37 @@ func TestHookProtectsItsOwnFiles(t *testing.T) {
 		}
 	}
 }
+
+// TestHookDeniesGateCommands: the agent may not run toolgate's own
+// gate-changing commands through its shell, in any spelling.
+func TestHookDeniesGateCommands(t *testing.T) {
+	proj := t.TempDir()
+	for _, tc := range []struct {
+		cmd  string
+		deny bool
+	}{
+		{"toolgate hook uninstall claude", true},
+		{"/usr/local/bin/toolgate hook install codex --command /bin/true", true},
+		{"env toolgate trust --yes .", true},
+		{"toolgate hook status claude", false},
+		{"toolgate check --tool Bash --input '{}'", false},
+	} {
+		payload, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "cwd": proj,
+			"permission_mode": "bypassPermissions", "tool_name": "Bash", "tool_input": map[string]any{"command": tc.cmd}})
+		var stdout, stderr bytes.Buffer
+		c := &cli{stdin: bytes.NewReader(payload), stdout: &stdout, stderr: &stderr,
+			getenv: func(k string) string {
+				if k == "HOME" {
+					return filepath.Join(proj, "home")
+				}
+				return ""
+			},
+			getwd: func() (string, error) { return proj, nil }, interactive: func() bool { return false }}
+		if exit := c.hook([]string{"claude"}); exit != 0 {
+			t.Fatalf("%s: exit %d: %s", tc.cmd, exit, stderr.String())
+		}
+		if denied := strings.Contains(stdout.String(), `"permissionDecision":"deny"`); denied != tc.deny {
+			t.Errorf("%s: denied %v, want %v: %s", tc.cmd, denied, tc.deny, stdout.String())
+		}
+	}
+}
