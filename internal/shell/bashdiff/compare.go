@@ -159,23 +159,29 @@ func writesOf(c *shell.Command) [][]shell.PathRef { return [][]shell.PathRef{c.W
 func readsOf(c *shell.Command) [][]shell.PathRef  { return [][]shell.PathRef{c.Reads, c.ArgPaths} }
 
 // excused reports an event that comes from code the analysis declared it
-// cannot read: the process ran (or was about to run) a command reported
-// unanalysable, or, for bash's own activity, some command in the string is
-// unanalysable and runs code inside bash itself (eval "$x", source, trap,
-// arithmetic on array subscripts...).
+// cannot read, or from a program whose own execution is already judged:
+//   - some program running in the process or an ancestor is a command the
+//     analysis reported unanalysable (python3 -c, bash -c "$x", a shell
+//     reading its program from a pipe...);
+//   - some such program is no analysed command at all (its exec is the
+//     failure, what it does next is not another one);
+//   - the event happens in a shell (the top-level bash, a subshell, or a
+//     nested shell whose script was analysed) and some builtin that runs
+//     code in place (eval "$x", source, trap, ...) is unanalysable.
 func (m *matcher) excused(e Event) bool {
-	if e.Owner != nil {
-		owners := m.commandsFor(e.Owner, "")
-		for _, c := range owners {
+	for _, argv := range e.Chain {
+		cmds := m.commandsFor(argv, "")
+		if len(cmds) == 0 {
+			return true
+		}
+		for _, c := range cmds {
 			if c.Unanalysable != "" {
 				return true
 			}
 		}
-		if len(owners) > 0 {
-			return false
-		}
-		// The owner is no analysed command: it came out of code the
-		// analysis could not read (its own exec is judged on its own).
+	}
+	if n := len(e.Chain); n > 0 && (len(e.Chain[n-1]) == 0 || !shells[path.Base(e.Chain[n-1][0])]) {
+		return false
 	}
 	for _, c := range m.an.Commands {
 		if c.Unanalysable == "" {
@@ -187,6 +193,9 @@ func (m *matcher) excused(e Event) bool {
 	}
 	return false
 }
+
+// shells are the programs that run scripts in their own process.
+var shells = map[string]bool{"bash": true, "sh": true, "dash": true}
 
 // inProcess lists the builtins that can run code inside the calling bash.
 var inProcess = map[string]bool{}

@@ -49,8 +49,12 @@ type Event struct {
 	Err string `json:",omitempty"`
 	// Owner is the argv of the program the process was running or was
 	// about to exec when it did this; nil for the top-level bash and for
-	// subshells that never exec.
+	// subshells that never exec. It is shown in reports.
 	Owner []string `json:",omitempty"`
+	// Chain lists the argv of every real program (a shell, a wrapper)
+	// running in the process or its ancestors when it did this, outermost
+	// first; empty for the top-level bash and its subshells.
+	Chain [][]string `json:",omitempty"`
 }
 
 func (e Event) String() string {
@@ -328,6 +332,9 @@ type traceState struct {
 	// is not bash's and is not recorded.
 	opaque bool
 	argv   []string
+	// chain holds the argv of every real program from the top-level bash
+	// down to this process (outermost first); empty in bash itself.
+	chain [][]string
 }
 
 // decoder turns process logs into events.
@@ -408,11 +415,12 @@ func (d *decoder) decode(logs map[int]*procLog, root int) []Event {
 					d.notFound[path.Base(abs)] = true
 				}
 				if !st.opaque {
-					evs = append(evs, Event{Kind: KindExec, Pid: w.pid, Path: abs, Argv: argv, Op: c.name, Err: errName, Owner: st.argv})
+					evs = append(evs, Event{Kind: KindExec, Pid: w.pid, Path: abs, Argv: argv, Op: c.name, Err: errName, Owner: st.argv, Chain: st.chain})
 				}
 				if n == 0 && errName == "" {
 					transparent := d.realDirs[path.Dir(abs)] && d.realTools[path.Base(abs)]
-					st = traceState{opaque: !transparent || st.opaque, argv: argv}
+					chain := append(append([][]string(nil), st.chain...), argv)
+					st = traceState{opaque: !transparent || st.opaque, argv: argv, chain: chain}
 				}
 				continue
 			case "newfstatat", "stat", "lstat", "statx":
@@ -434,6 +442,7 @@ func (d *decoder) decode(logs map[int]*procLog, root int) []Event {
 			for _, ev := range d.fileEvents(cwd, c, errName, deco) {
 				ev.Pid = w.pid
 				ev.Owner = st.argv
+				ev.Chain = st.chain
 				evs = append(evs, ev)
 			}
 		}

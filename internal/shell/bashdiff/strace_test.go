@@ -119,6 +119,9 @@ func TestDecode(t *testing.T) {
 	if !reflect.DeepEqual(lines, want) {
 		t.Errorf("events:\n%s\nwant:\n%s", strings.Join(lines, "\n"), strings.Join(want, "\n"))
 	}
+	if c := got[len(got)-1].Chain; !reflect.DeepEqual(c, [][]string{{"env", "-i", "git"}}) {
+		t.Errorf("chain of git = %q", c)
+	}
 	if !d.notFound["nosuch"] {
 		t.Errorf("notFound = %v", d.notFound)
 	}
