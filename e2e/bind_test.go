@@ -15,13 +15,12 @@ import (
 
 // The attacks of issue 10, "Hooks that really bind": writes an agent must
 // never make on its own — a git hook (which runs outside every agent's
-// checks), the agent's own hook settings (which would switch toolgate off)
-// and toolgate's own binary, or running "toolgate hook uninstall". Each is run three ways: with toolgate's hook
-// (the target must be unchanged on disk), and as controls with no hook and
+// checks), the agent's own hook settings (which would switch toolgate off),
+// toolgate's own binary — and running "toolgate hook uninstall". Each runs
+// with toolgate's hook in every permission mode (the target must be
+// unchanged on disk), and in bypassPermissions as controls: with no hook and
 // with a hook that always answers "ask" (toolgate's old answer), which show
-// what the agent does by itself — where a control leaves the target
-// unchanged too, the test says so and the toolgate run proves nothing more
-// than the agent's own refusal.
+// that the attack does happen otherwise.
 
 // hookKind is what guards an attack run.
 type hookKind string
