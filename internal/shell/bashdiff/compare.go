@@ -46,8 +46,9 @@ func (f Failure) String() string {
 // every program executed must be one of the analysed commands, every file
 // written must be covered by a Writes or Redirects entry and every file read
 // by a Reads or ArgPaths entry (an unplaceable or dynamic entry covers any
-// path; a command reported unanalysable excuses the writes and reads of the
-// process that ran it), and a read-only command must write nothing.
+// path), and a read-only command must write nothing. What comes from code
+// the analysis declared unreadable is excused (see matcher.excused). home
+// is the $HOME the trace ran with.
 func Compare(tr *Trace, an *shell.Analysis, home string) []Failure {
 	var out []Failure
 	if tr.Skipped != "" {

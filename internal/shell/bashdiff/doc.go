@@ -57,9 +57,11 @@
 // path, a directory covers what is under it, a glob what it matches), and
 // a command string the analysis calls read-only must write nothing.
 // Activity that comes from code the analysis declared it cannot read is
-// excused: the process ran a command reported unanalysable, or, for bash's
-// own process, some builtin that runs code in place (eval "$x", source,
-// trap, ...) is unanalysable. When the whole string is unanalysable (a
+// excused: a program running in the process or one of its ancestors is a
+// command reported unanalysable (python3 -c, bash -c "$x", a shell reading
+// its program from a pipe), or is no analysed command at all (its own exec
+// is the failure), or, in a shell's own process, some builtin that runs
+// code in place (eval "$x", source, trap, ...) is unanalysable. When the whole string is unanalysable (a
 // parse error), failures are kept but marked with [SuffixUnparsed].
 //
 // # Inputs
