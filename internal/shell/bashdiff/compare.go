@@ -19,6 +19,12 @@ const (
 	// ClassReadOnlyWrite: the analysis called the command read-only and
 	// bash wrote a file.
 	ClassReadOnlyWrite = "readonly-write"
+	// ClassConnect: a network connection no /dev/tcp or /dev/udp path of
+	// the analysis stands for.
+	ClassConnect = "connect"
+	// ClassReadOnlyConnect: the analysis called the command read-only and
+	// bash opened a network connection.
+	ClassReadOnlyConnect = "readonly-connect"
 	// ClassHarness: the harness could not run or read the command.
 	ClassHarness = "harness"
 	// SuffixUnparsed is appended to the class when the whole command string
@@ -106,6 +112,14 @@ func Compare(tr *Trace, an *shell.Analysis, home string) []Failure {
 			}
 			if !ok {
 				out = append(out, Failure{Class: ClassWrite, Event: e})
+			}
+		case KindConnect:
+			if an.ReadOnly {
+				out = append(out, Failure{Class: ClassReadOnlyConnect, Event: e})
+				continue
+			}
+			if !m.excused(e) && !m.netCovered() {
+				out = append(out, Failure{Class: ClassConnect, Event: e})
 			}
 		case KindRead:
 			if created[e.Path] && strings.Contains(e.Flags, "O_RDWR") && strings.Contains(e.Flags, "O_CREAT") {
@@ -209,6 +223,21 @@ func init() {
 		"mapfile readarray let declare typeset local export readonly unset printf test [ [[ read getopts") {
 		inProcess[b] = true
 	}
+}
+
+// netCovered reports whether the analysis names some /dev/tcp or /dev/udp
+// path (strace does not always show the address as bash spelt it).
+func (m *matcher) netCovered() bool {
+	for _, c := range m.an.Commands {
+		for _, refs := range [][]shell.PathRef{c.Writes, c.Redirects, c.Reads, c.ArgPaths} {
+			for _, r := range refs {
+				if r.Path == "" || strings.HasPrefix(r.Path, "/dev/tcp/") || strings.HasPrefix(r.Path, "/dev/udp/") {
+					return true
+				}
+			}
+		}
+	}
+	return false
 }
 
 // covered reports whether some command's refs (as chosen by sel) name p or

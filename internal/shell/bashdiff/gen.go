@@ -297,6 +297,12 @@ func (g *Generator) builtinCmd() string {
 		"wait", "jobs", "kill -0 $$", "caller", "help cd", "times", "getopts a x", "printf '%s\\n' a > out.txt",
 		"echo hi >> out.txt", "cat .env > /dev/null", "echo > \"$(printf out.txt)\"", "f=out.txt; echo > $f",
 		"x=1 y=2", "export X=1", "readonly X=1", "local x=1", "set -- a b; echo $@ > out.txt",
+		"PS4='$(rm x)'; set -x; true", "declare -n r='a[$(rm x)]'; r=1", "x='a[$(rm y)]'; (( x ))",
+		"x='a[$(rm y)]'; echo $(( x + 1 ))", "false && cd src; echo x > a.go", "true || cd docs; cat <HEAD",
+		"cat < /dev/tcp/127.0.0.1/80", "exec 3<>/dev/tcp/127.0.0.1/80", "echo x > /dev/udp/127.0.0.1/53",
+		"set -o xtrace 2>out.txt", "shopt -s globstar; ls **", "select x in a; do rm $x; done <<< 1",
+		"time { rm x; }", "{ rm x; } 2>out.txt", "rm x |& tee out.txt", "exec {fd}>out.txt; echo >&$fd",
+		"printf '%s' x >| out.txt", "read -r x < .env; $x",
 	)
 }
 

@@ -231,7 +231,7 @@ func (h *helper) resetFixture() error {
 // StraceSyscalls are the system calls recorded.
 const StraceSyscalls = "execve,execveat,open,openat,openat2,creat,truncate,rename,renameat,renameat2," +
 	"unlink,unlinkat,rmdir,mkdir,mkdirat,link,linkat,symlink,symlinkat,mknod,mknodat," +
-	"newfstatat,stat,clone,clone3,fork,vfork"
+	"newfstatat,stat,clone,clone3,fork,vfork,connect"
 
 func (h *helper) run(cmd string) *Trace {
 	cwd := filepath.Join(h.home(), "proj")

@@ -23,6 +23,10 @@ const (
 	// the real programs the sandbox lets run (sourced files, < redirections,
 	// $(<file), a script given to bash, sed's input, ...).
 	KindRead Kind = "read"
+	// KindConnect is a network connection (bash's /dev/tcp and /dev/udp);
+	// Path is /dev/tcp/ADDR/PORT or /dev/udp/ADDR/PORT as far as strace
+	// shows the address.
+	KindConnect Kind = "connect"
 )
 
 // Event is one thing bash (or a real wrapper it ran) did.
@@ -553,6 +557,28 @@ func (d *decoder) fileEvents(cwd string, c call, errName, deco string) []Event {
 		addTo(at(-1, 0), at(-1, 1))
 	case "renameat", "renameat2", "linkat":
 		addTo(at(0, 1), at(2, 3))
+	case "connect":
+		if len(c.args) >= 2 && strings.Contains(c.args[1], "AF_INET") {
+			proto := "tcp"
+			if strings.Contains(c.args[0], "UDP") {
+				proto = "udp"
+			}
+			addr := c.args[1]
+			if i := strings.Index(addr, "inet_addr("); i >= 0 {
+				if a, ok := unquote(addr[i+len("inet_addr("):]); ok {
+					addr = a
+				}
+			} else if i := strings.Index(addr, "inet_pton(AF_INET6, "); i >= 0 {
+				if a, ok := unquote(addr[i+len("inet_pton(AF_INET6, "):]); ok {
+					addr = a
+				}
+			}
+			port := ""
+			if i := strings.Index(c.args[1], "htons("); i >= 0 {
+				port = strings.TrimRight(strings.SplitN(c.args[1][i+len("htons("):], ")", 2)[0], " ")
+			}
+			out = append(out, Event{Kind: KindConnect, Path: "/dev/" + proto + "/" + addr + "/" + port, Op: c.name, Err: errName})
+		}
 	case "symlink":
 		add(KindWrite, at(-1, 1))
 	case "symlinkat":

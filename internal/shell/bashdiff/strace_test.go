@@ -88,6 +88,7 @@ func TestDecode(t *testing.T) {
 		"openat("+at+", "+hexq("/w/tmp/sh-thd.123")+", O_WRONLY|O_CREAT|O_EXCL|O_TRUNC, 0600) = 3",
 		"openat("+at+", "+hexq(".env")+", O_RDONLY) = "+hexfd("3", cwd+"/.env"),
 		"newfstatat("+at+", "+hexq("/usr/bin/nosuch")+", 0x7ffd, 0) = -1 ENOENT (No such file or directory)",
+		"connect(3<socket:[77]>, {sa_family=AF_INET, sin_port=htons(80), sin_addr=inet_addr("+hexq("127.0.0.1")+")}, 16) = -1 ENETUNREACH (Network is unreachable)",
 		"clone(child_stack=NULL, flags=CLONE_CHILD_SETTID|SIGCHLD) = 11",
 		"clone(child_stack=NULL, flags=SIGCHLD) = 12",
 	)
@@ -111,6 +112,7 @@ func TestDecode(t *testing.T) {
 	}
 	want := []string{
 		`read openat /w/home/proj/.env`,
+		`connect connect /dev/tcp/127.0.0.1/80 = ENETUNREACH`,
 		`write openat /w/home/proj/out.txt [owner ["rm" "x"]]`,
 		`exec execve /usr/bin/rm ["rm" "x"]`,
 		`exec execve /usr/bin/env ["env" "-i" "git"]`,
