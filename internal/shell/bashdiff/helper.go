@@ -130,7 +130,7 @@ func (h *helper) setup() error {
 	}
 	// The fixture and the strace logs live on this namespace's own small
 	// tmpfs mounts: fast to rebuild, private to the worker, bounded in size.
-	for d, size := range map[string]string{"fix": "64m", "log": "512m"} {
+	for d, size := range map[string]string{"fix": "64m", "log": "128m"} {
 		if err := syscall.Mount("tmpfs", filepath.Join(h.cfg.Root, d), "tmpfs", syscall.MS_NOSUID|syscall.MS_NODEV, "mode=755,size="+size); err != nil {
 			return fmt.Errorf("mounting a tmpfs on %s: %v", d, err)
 		}
