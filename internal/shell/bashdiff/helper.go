@@ -283,14 +283,10 @@ func (h *helper) run(cmd string) *Trace {
 	defer devnull.Close()
 	devnullW, _ := os.OpenFile(os.DevNull, os.O_WRONLY, 0)
 	defer devnullW.Close()
-	errFile, err := os.CreateTemp(h.cfg.WorkerDir, "stderr")
+	errFile, err := os.Create(filepath.Join(h.log(), ".stderr"))
 	if err != nil {
-		// The worker directory is read-only inside: keep stderr in the log dir.
-		errFile, err = os.Create(filepath.Join(h.log(), ".stderr"))
-		if err != nil {
-			tr.Err = err.Error()
-			return tr
-		}
+		tr.Err = err.Error()
+		return tr
 	}
 	defer errFile.Close()
 	c.Stdin, c.Stdout, c.Stderr = devnull, devnullW, errFile
