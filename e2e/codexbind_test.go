@@ -35,6 +35,13 @@ type codexRun struct {
 // newCodexRun makes a workspace and a mock that outputs item once.
 func newCodexRun(t *testing.T, item map[string]any) *codexRun {
 	t.Helper()
+	return newCodexRunFor(t, func(*codexRun) map[string]any { return item })
+}
+
+// newCodexRunFor is newCodexRun with the item made from the run's paths
+// (before the mock starts serving).
+func newCodexRunFor(t *testing.T, mkItem func(r *codexRun) map[string]any) *codexRun {
+	t.Helper()
 	w := newWorkspace(t, scenario{noHook: true})
 	writeFile(t, filepath.Join(w.project, ".git", "HEAD"), "ref: refs/heads/main\n")
 	writeFile(t, filepath.Join(w.project, ".git", "hooks", ".keep"), "")
@@ -43,7 +50,7 @@ func newCodexRun(t *testing.T, item map[string]any) *codexRun {
 	writeFile(t, filepath.Join(w.project, ".toolgate", "policy.yaml"),
 		"version: 1\nallow: [\"Edit\", \"Bash(printf:*)\", \"Bash(cp:*)\"]\n")
 	r := &codexRun{w: w, codexHome: filepath.Join(w.home, ".codex"), rec: &recorder{}}
-	r.srv = httptest.NewServer(codexMock(t, r.rec, item))
+	r.srv = httptest.NewServer(codexMock(t, r.rec, mkItem(r)))
 	t.Cleanup(r.srv.Close)
 	writeFile(t, filepath.Join(r.codexHome, "config.toml"), fmt.Sprintf(`model = "gpt-5.5"
 model_provider = "e2emock"
@@ -180,11 +187,10 @@ func TestCodexSelfProtection(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			// The command needs the target's path before the run exists:
-			// build the run, then swap in the real item.
-			r := newCodexRun(t, nil)
+			r := newCodexRunFor(t, func(r *codexRun) map[string]any {
+				return execItem("printf 'model = \"off\"\\n' > " + tc.target(r))
+			})
 			target := tc.target(r)
-			r.srv.Config.Handler = codexMock(t, r.rec, execItem("printf 'model = \"off\"\\n' > "+target))
 			if tc.hooked {
 				install(t, hook.Codex, hook.InstallOptions{Scope: hook.ScopeUser, Home: r.w.home, CodexHome: r.codexHome})
 			}
