@@ -373,6 +373,19 @@ func (h *helper) collect(tr *Trace, logBase, bash, cwd string) {
 		return
 	}
 	d := newDecoder(h.cfg.Real, cwd, bash, h.tmp())
-	tr.Events = d.decode(logs, root)
+	// Opening a directory for reading (to keep a handle on it) is not a
+	// read of content.
+	for _, e := range d.decode(logs, root) {
+		if e.Kind == KindRead {
+			p := e.Path
+			if e.Resolved != "" {
+				p = e.Resolved
+			}
+			if fi, err := os.Stat(p); err == nil && fi.IsDir() {
+				continue
+			}
+		}
+		tr.Events = append(tr.Events, e)
+	}
 	tr.NotFound = sortedKeys(d.notFound)
 }

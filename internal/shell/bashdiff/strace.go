@@ -537,8 +537,12 @@ func (d *decoder) fileEvents(cwd string, c call, errName, deco string) []Event {
 		}
 		wr := strings.Contains(flags, "O_WRONLY") || strings.Contains(flags, "O_RDWR") ||
 			strings.Contains(flags, "O_CREAT") || strings.Contains(flags, "O_TRUNC") || strings.Contains(flags, "O_APPEND")
+		// The C library opens its own files (the loader cache and
+		// libraries, locale, NSS) with O_CLOEXEC; programs may open their
+		// inputs that way too (xargs -a), so close-on-exec reads are dropped
+		// only under the system directories.
 		rd := !strings.Contains(flags, "O_WRONLY") && !strings.Contains(flags, "O_DIRECTORY") &&
-			!strings.Contains(flags, "O_PATH") && !strings.Contains(flags, "O_CLOEXEC")
+			!strings.Contains(flags, "O_PATH") && !(strings.Contains(flags, "O_CLOEXEC") && systemPath(p))
 		n0 := len(out)
 		if wr {
 			add(KindWrite, p)
@@ -585,6 +589,17 @@ func (d *decoder) fileEvents(cwd string, c call, errName, deco string) []Event {
 		add(KindWrite, at(1, 2))
 	}
 	return out
+}
+
+// systemPath reports a path under the directories the C library reads its
+// own files from.
+func systemPath(p string) bool {
+	for _, dir := range []string{"/etc/", "/usr/", "/lib", "/proc/", "/sys/", "/dev/", "/run/", "/var/"} {
+		if strings.HasPrefix(p, dir) {
+			return true
+		}
+	}
+	return false
 }
 
 // ignored reports paths that are not files: the null device, the
