@@ -787,6 +787,11 @@ func (in *inspector) interpreter(n string, args []wordInfo) {
 			case v == "--version" || v == "--help":
 				return
 			case v == "--eval" || v == "--print" || strings.HasPrefix(v, "--eval=") || strings.HasPrefix(v, "--print="):
+				if _, c, ok := strings.Cut(v, "="); ok {
+					in.codeWord(staticWord(c))
+				} else if i+1 < len(args) {
+					in.codeWord(args[i+1])
+				}
 				in.inlineCode()
 				return
 			case strings.Contains(long, " "+v+" "):
@@ -796,6 +801,11 @@ func (in *inspector) interpreter(n string, args []wordInfo) {
 		}
 		for j := 1; j < len(v); j++ {
 			if strings.IndexByte(code, v[j]) >= 0 {
+				if j+1 < len(v) {
+					in.codeWord(staticWord(v[j+1:]))
+				} else if i+1 < len(args) {
+					in.codeWord(args[i+1])
+				}
 				in.inlineCode()
 				return
 			}
@@ -834,6 +844,16 @@ func (in *inspector) scriptFile(w wordInfo) {
 	in.read(w)
 	in.c.ExactOnly = true
 	in.mayWrite = true
+}
+
+// codeWord marks every word of inline interpreter code that could name a
+// file as a possible write target: the code is not parsed, so the
+// over-approximation only widens what edit deny rules and protected paths
+// see (python3 -c 'open(".claude/settings.json", "w")').
+func (in *inspector) codeWord(w wordInfo) {
+	if w.Static {
+		in.scriptWrites(w.Value)
+	}
 }
 
 // inlineCode records an interpreter running code given on its command

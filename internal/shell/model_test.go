@@ -215,6 +215,8 @@ func TestModelReadsWrites(t *testing.T) {
 		{src: `awk '{print | "sh"}' f`, forms: []string{"sh"}, exact: true, una: true},
 		{src: `awk '{print > $1}' f`, exact: true},
 		{src: "/bin/sh $X -la", una: true},
+		{src: `python3 -c 'open(".claude/settings.json","w").write("{}")'`, writes: []string{"/p/.claude/settings.json"}, exact: true},
+		{src: `node -e 'require("fs").writeFileSync(".git/hooks/pre-commit","x")'`, writes: []string{"/p/.git/hooks/pre-commit"}, exact: true},
 		{src: "coproc IFS=/ wget -rf x", forms: []string{"wget -rf x"}, una: true},
 		{src: "env -S 'rm -rf x' GIT_DIR=x /usr/bin/rm", forms: []string{"rm -rf x GIT_DIR=x /usr/bin/rm"}},
 		{src: "sed '1e rm x' f", forms: []string{"sh -c rm x", "rm x"}, exact: true},
