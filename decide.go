@@ -1076,7 +1076,7 @@ func (cc *callCtx) decideShell() Decision {
 		for _, items := range [][]pathItem{cp.args, cp.reads, cp.writes, cp.redirects} {
 			pathRules(KindRead, items)
 		}
-		if len(cp.writes) > 0 {
+		if len(cp.writes) > 0 || cmd.MayWrite {
 			pathRules(KindEdit, cp.writes)
 			pathRules(KindEdit, cp.args)
 		}
@@ -1110,7 +1110,7 @@ func (cc *callCtx) decideShell() Decision {
 			floors = append(floors, Reason{Kind: KindSafety, Part: cmd.Text, Message: "critical removal of " + cmd.CriticalRemoval})
 		}
 		prot := append(append([]pathItem(nil), cp.writes...), cp.redirects...)
-		if !cmd.ReadOnly && (len(cp.writes) > 0) {
+		if !cmd.ReadOnly && (len(cp.writes) > 0 || cmd.MayWrite) {
 			prot = append(prot, cp.args...)
 		}
 		for j := range prot {

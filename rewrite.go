@@ -164,7 +164,7 @@ func (cc *callCtx) shellPathsMatch(r *crule, cmd *shell.Command) bool {
 	lists := [][]shell.PathRef{cmd.ArgPaths, cmd.Reads, cmd.Writes, cmd.Redirects}
 	if r.kind == KindEdit {
 		lists = [][]shell.PathRef{cmd.Writes, cmd.Redirects}
-		if len(cmd.Writes) > 0 {
+		if len(cmd.Writes) > 0 || cmd.MayWrite {
 			lists = append(lists, cmd.ArgPaths)
 		}
 	}

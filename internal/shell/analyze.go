@@ -114,6 +114,11 @@ type Command struct {
 	// ReadOnly reports that the built-in classifier knows the command only
 	// reads.
 	ReadOnly bool
+	// MayWrite reports a command the model does not know (or an option or
+	// subcommand it does not know): it may write any path it names, so
+	// every path in ArgPaths faces edit deny rules and protected paths as
+	// if it were in Writes.
+	MayWrite bool
 	// AcceptEdits reports a plain mkdir, touch, mv, cp, rm, rmdir or sed -i.
 	AcceptEdits bool
 	// Writes lists the files written: output redirection targets and the

@@ -66,11 +66,8 @@ func (an *analyzer) classify(c *Command, ws []wordInfo, sc scope) {
 		an.argPaths(c, w)
 	}
 	if ins.mayWrite {
-		// Not modelled: every path it names may be written, so each faces
-		// edit deny rules and protected paths.
-		for _, r := range c.ArgPaths {
-			c.Writes = appendRef(c.Writes, r)
-		}
+		// Not modelled: every path it names may be written.
+		c.MayWrite = true
 	}
 	if stripped {
 		c.AcceptEdits = false // not plain: run through a wrapper
