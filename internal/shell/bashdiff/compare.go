@@ -190,7 +190,7 @@ func (m *matcher) excused(e Event) bool {
 			return true
 		}
 		for _, c := range cmds {
-			if c.Unanalysable != "" {
+			if c.Unanalysable != "" || runsFile(c) {
 				return true
 			}
 		}
@@ -199,7 +199,7 @@ func (m *matcher) excused(e Event) bool {
 		return false
 	}
 	for _, c := range m.an.Commands {
-		if c.Unanalysable == "" {
+		if c.Unanalysable == "" && !runsFile(c) {
 			continue
 		}
 		if len(c.Words) == 0 || !c.Words[0].Static || inProcess[c.Words[0].Value] {
@@ -207,6 +207,26 @@ func (m *matcher) excused(e Event) bool {
 		}
 	}
 	return false
+}
+
+// runsFile reports a command that runs the code of a file (a shell or an
+// interpreter given a script, source, .), which the analysis marks
+// ExactOnly: only an exact rule naming it may approve it, and what the
+// file does is not the analysis's to report.
+func runsFile(c *shell.Command) bool {
+	if !c.ExactOnly || len(c.Words) == 0 || !c.Words[0].Static {
+		return false
+	}
+	return scriptRunners[path.Base(c.Words[0].Value)]
+}
+
+// scriptRunners are the programs and builtins that run a file's code.
+var scriptRunners = map[string]bool{}
+
+func init() {
+	for _, p := range strings.Fields("bash sh dash zsh ksh mksh fish source . python python2 python3 node nodejs deno bun perl ruby php lua") {
+		scriptRunners[p] = true
+	}
 }
 
 // shells are the programs that run scripts in their own process.
@@ -217,9 +237,10 @@ var inProcess = map[string]bool{}
 
 func init() {
 	// Code strings (eval, source, trap, compgen -C/-W, complete, fc, bind -x,
-	// enable -f, alias) and variable names whose array subscripts are
-	// evaluated as arithmetic, which may hold command substitutions.
-	for _, b := range strings.Fields("eval source . trap compgen complete fc bind enable alias " +
+	// enable -f, alias), command and builtin (which run any builtin, cd and
+	// eval included, in place) and variable names whose array subscripts
+	// are evaluated as arithmetic, which may hold command substitutions.
+	for _, b := range strings.Fields("eval source . trap compgen complete fc bind enable alias command builtin " +
 		"mapfile readarray let declare typeset local export readonly unset printf test [ [[ read getopts") {
 		inProcess[b] = true
 	}
@@ -397,6 +418,12 @@ func Describe(tr *Trace, an *shell.Analysis, fails []Failure) string {
 		}
 		if c.Unanalysable != "" {
 			fmt.Fprintf(&b, " unanalysable=%q", c.Unanalysable)
+		}
+		if c.ExactOnly {
+			fmt.Fprintf(&b, " exactOnly")
+		}
+		if c.Wrapper {
+			fmt.Fprintf(&b, " wrapper")
 		}
 		fmt.Fprintf(&b, " ro=%v writes=%s redirects=%s reads=%s argpaths=%s\n", c.ReadOnly,
 			refsString(c.Writes), refsString(c.Redirects), refsString(c.Reads), refsString(c.ArgPaths))

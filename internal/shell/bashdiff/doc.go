@@ -59,9 +59,11 @@
 // Activity that comes from code the analysis declared it cannot read is
 // excused: a program running in the process or one of its ancestors is a
 // command reported unanalysable (python3 -c, bash -c "$x", a shell reading
-// its program from a pipe), or is no analysed command at all (its own exec
-// is the failure), or, in a shell's own process, some builtin that runs
-// code in place (eval "$x", source, trap, ...) is unanalysable. When the whole string is unanalysable (a
+// its program from a pipe) or one that runs a script file and is marked
+// ExactOnly (bash script.sh, source FILE: a black box only an exact rule
+// approves), or is no analysed command at all (its own exec is the
+// failure), or, in a shell's own process, some such builtin that runs
+// code in place (eval "$x", source, trap, ...) was reported. When the whole string is unanalysable (a
 // parse error), failures are kept but marked with [SuffixUnparsed].
 //
 // # Inputs

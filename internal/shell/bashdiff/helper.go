@@ -203,7 +203,7 @@ var Fixture = map[string]string{
 	"proj/docs/readme.md":        "# docs\n",
 	"proj/build.log":             "log\n",
 	"proj/list.txt":              "src/a.go\nsrc/b.go\n",
-	"proj/script.sh":             ":\n",
+	"proj/script.sh":             "git status\n",
 	"proj/Makefile":              "all:\n",
 	"proj/sub/":                  "",
 	"proj/out/":                  "",

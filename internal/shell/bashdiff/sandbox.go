@@ -268,7 +268,15 @@ func (s *Sandbox) Run(cmd string) *Trace {
 			}
 			break
 		}
-		if tr.Err != "" || s.addShims(tr.NotFound) == 0 {
+		var missing []string
+		for _, n := range tr.NotFound {
+			// A file name looked up by source or . in PATH is not a program:
+			// a shim under it would be sourced.
+			if !fileLike(n) {
+				missing = append(missing, n)
+			}
+		}
+		if tr.Err != "" || s.addShims(missing) == 0 {
 			break
 		}
 	}
