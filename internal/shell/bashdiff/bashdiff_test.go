@@ -190,13 +190,16 @@ func TestBashDiff(t *testing.T) {
 		})
 	}
 	if *flagOnly == "all" || *flagOnly == "findings" {
-		t.Run("findings", func(t *testing.T) {
-			fs, err := readFindings(filepath.Join("testdata", "findings.txt"))
-			if err != nil {
-				t.Fatal(err)
-			}
-			runAll(t, s, "findings", fs)
-		})
+		// The open findings, and the fixed ones kept as regression inputs.
+		for _, name := range []string{"findings", "fixed"} {
+			t.Run(name, func(t *testing.T) {
+				fs, err := readFindings(filepath.Join("testdata", name+".txt"))
+				if err != nil {
+					t.Fatal(err)
+				}
+				runAll(t, s, name, fs)
+			})
+		}
 	}
 	if *flagOnly == "all" || *flagOnly == "gen" {
 		t.Run("generated", func(t *testing.T) {
