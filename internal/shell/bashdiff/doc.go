@@ -68,8 +68,9 @@
 //
 // # Inputs
 //
-// The test runs the project's corpus ([CorpusCommands]), the minimal
-// findings in testdata/findings.txt, 5,000 commands of the grammar-based
+// The test runs the project's corpus ([CorpusCommands]), the minimal open
+// findings in testdata/findings.txt and the fixed ones in
+// testdata/fixed.txt, 5,000 commands of the grammar-based
 // [Generator] (flags -bashdiff.seed, -bashdiff.count, -bashdiff.only,
 // -bashdiff.cmd, -bashdiff.minimize, -bashdiff.failures, -bashdiff.v) and
 // the fuzz target FuzzBashDiff. Without bash, strace or user namespaces it
