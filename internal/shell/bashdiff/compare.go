@@ -170,7 +170,15 @@ type matcher struct {
 	home string
 }
 
-func writesOf(c *shell.Command) [][]shell.PathRef { return [][]shell.PathRef{c.Writes, c.Redirects} }
+// writesOf returns the refs that stand for files a command writes: its
+// Writes and Redirects, and for a command that may write what it names
+// (MayWrite: an unmodelled command) its argument paths too.
+func writesOf(c *shell.Command) [][]shell.PathRef {
+	if c.MayWrite {
+		return [][]shell.PathRef{c.Writes, c.Redirects, c.ArgPaths}
+	}
+	return [][]shell.PathRef{c.Writes, c.Redirects}
+}
 func readsOf(c *shell.Command) [][]shell.PathRef  { return [][]shell.PathRef{c.Reads, c.ArgPaths} }
 
 // excused reports an event that comes from code the analysis declared it

@@ -52,7 +52,8 @@
 // [Compare]: every executed program must be one of the analysed commands
 // (by the base name of the file executed and the arguments; a non-static or
 // expandable word stands for any number of arguments), every file written
-// must be covered by some Writes or Redirects entry, every file read by
+// must be covered by some Writes or Redirects entry (or, for a command
+// marked MayWrite, one of its ArgPaths), every file read by
 // some Reads or ArgPaths entry (an entry that cannot be placed covers any
 // path, a directory covers what is under it, a glob what it matches), and
 // a command string the analysis calls read-only must write nothing.
