@@ -179,7 +179,7 @@ func writesOf(c *shell.Command) [][]shell.PathRef {
 	}
 	return [][]shell.PathRef{c.Writes, c.Redirects}
 }
-func readsOf(c *shell.Command) [][]shell.PathRef  { return [][]shell.PathRef{c.Reads, c.ArgPaths} }
+func readsOf(c *shell.Command) [][]shell.PathRef { return [][]shell.PathRef{c.Reads, c.ArgPaths} }
 
 // excused reports an event that comes from code the analysis declared it
 // cannot read, or from a program whose own execution is already judged:
