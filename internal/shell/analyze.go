@@ -3,6 +3,7 @@ package shell
 import (
 	"fmt"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 
@@ -114,6 +115,9 @@ type Command struct {
 	// ReadOnly reports that the built-in classifier knows the command only
 	// reads.
 	ReadOnly bool
+	// alts are the other directories the command may run in (a cd before
+	// it may have failed); placeAlts places its relative paths there too.
+	alts []string
 	// MayWrite reports a command the model does not know (or an option or
 	// subcommand it does not know): it may write any path it names, so
 	// every path in ArgPaths faces edit deny rules and protected paths as
@@ -318,6 +322,11 @@ func (an *analyzer) run(src, dir string) {
 		an.issue(src, fmt.Sprintf("command longer than %d bytes", MaxAnalysable))
 	}
 	an.script(src, 0, dir, nil, "")
+	for _, c := range an.res.Commands {
+		if len(c.alts) > 0 {
+			placeAlts(c)
+		}
+	}
 }
 
 // scope is where a statement runs.
@@ -327,12 +336,95 @@ type scope struct {
 	dir   *string    // shared by a sequence; copied for subshells
 	io    *redirInfo // redirections of enclosing compound commands
 	cmd   *Command   // command whose words are being walked, if any
+	// alts holds the other directories the sequence may be in: a cd that
+	// may have failed or not run (cd x; ...) leaves the shell in either.
+	alts *[]string
 }
 
 func (sc scope) sub() scope {
 	d := *sc.dir
 	sc.dir = &d
+	if sc.alts != nil {
+		a := append([]string(nil), *sc.alts...)
+		sc.alts = &a
+	}
 	return sc
+}
+
+// maxAlts caps the directories a sequence may be in; past it the
+// directory is unknown.
+const maxAlts = 8
+
+// seqStmt walks one statement of a sequence. A cd in it whose success does
+// not gate what follows (cd x; y — cd fails on a missing directory and
+// bash goes on; a || cd x; cd x & ...) leaves the commands after it in the
+// new directory or the old: both are kept, and their relative paths are
+// placed against each (see placeAlts).
+func (an *analyzer) seqStmt(s *syntax.Stmt, sc scope) {
+	before := *sc.dir
+	var pre []string
+	if sc.alts != nil {
+		pre = append(pre, *sc.alts...)
+	}
+	if s.Background {
+		// A background job runs in a subshell: its cd moves nothing here.
+		an.stmt(s, sc.sub())
+		return
+	}
+	an.stmt(s, sc)
+	if *sc.dir == before || certainCD(s) {
+		return
+	}
+	if sc.alts == nil {
+		*sc.dir = "" // no record of the alternatives: unknown
+		return
+	}
+	alts := *sc.alts
+	for _, d := range append(pre, before) {
+		if d != *sc.dir && !slices.Contains(alts, d) {
+			alts = append(alts, d)
+		}
+	}
+	if len(alts) > maxAlts || slices.Contains(alts, "") {
+		*sc.dir, alts = "", alts[:0]
+	}
+	*sc.alts = alts
+}
+
+// placeAlts adds, for every relative path a command names, its placement
+// in each other directory the command may run in: deny sees each, allow
+// and the workspace test need all.
+func placeAlts(c *Command) {
+	for _, list := range []*[]PathRef{&c.Writes, &c.Redirects, &c.Reads, &c.Searches, &c.ArgPaths} {
+		n := len(*list)
+		for i := 0; i < n; i++ {
+			r := (*list)[i]
+			if r.Path == "" || r.Dynamic || r.Text == "" || r.Text[0] == '/' || r.Text[0] == '~' {
+				continue
+			}
+			for _, d := range c.alts {
+				*list = appendRef(*list, PathRef{Text: r.Text, Path: path.Join(d, r.Text), Glob: r.Glob})
+			}
+		}
+	}
+}
+
+// certainCD reports a statement after which the directory it changed to is
+// certain: cd x || exit (or return).
+func certainCD(s *syntax.Stmt) bool {
+	b, ok := s.Cmd.(*syntax.BinaryCmd)
+	if !ok || b.Op != syntax.OrStmt || b.Y == nil {
+		return false
+	}
+	ce, ok := b.Y.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return false
+	}
+	switch ce.Args[0].Lit() {
+	case "exit", "return":
+		return true
+	}
+	return false
 }
 
 func (an *analyzer) issue(part, msg string) {
@@ -357,7 +449,8 @@ func (an *analyzer) script(src string, depth int, dir string, io *redirInfo, par
 		an.deep(part)
 	}
 	stmts, err := an.parse(src)
-	sc := scope{src: src, depth: depth, dir: &dir, io: io}
+	var alts []string
+	sc := scope{src: src, depth: depth, dir: &dir, io: io, alts: &alts}
 	for _, s := range stmts {
 		an.safeStmt(s, sc)
 	}
@@ -380,7 +473,7 @@ func (an *analyzer) safeStmt(s *syntax.Stmt, sc scope) {
 			an.issue(sliceSrc(sc.src, s), fmt.Sprintf("internal error: %v", r))
 		}
 	}()
-	an.stmt(s, sc)
+	an.seqStmt(s, sc)
 }
 
 // fallback adds a deny-only reading of text that did not parse: its
@@ -409,6 +502,9 @@ func (an *analyzer) deep(part string) {
 
 func (an *analyzer) newCommand(text string, sc scope) *Command {
 	c := &Command{Text: text, Depth: sc.depth, Dir: *sc.dir}
+	if sc.alts != nil && len(*sc.alts) > 0 && c.Dir != "" {
+		c.alts = append([]string(nil), *sc.alts...)
+	}
 	an.res.Commands = append(an.res.Commands, c)
 	an.nCmds++
 	if an.nCmds > MaxCommands && !an.tooMany {
@@ -426,7 +522,7 @@ func (an *analyzer) newCommand(text string, sc scope) *Command {
 
 func (an *analyzer) stmts(list []*syntax.Stmt, sc scope) {
 	for _, s := range list {
-		an.stmt(s, sc)
+		an.seqStmt(s, sc)
 	}
 }
 

@@ -103,6 +103,7 @@ var commandSpecs = []spec{
 	{names: "seq", ro: true, opts: "-f|--format= -s|--separator= -w|--equal-width" + helpVersion},
 	{names: "sleep", ro: true, opts: helpVersion},
 	{names: "true false :", ro: true, literal: true},
+	{names: "exit return break continue shift wait jobs", ro: true, literal: true},
 	{names: "id", ro: true, opts: "-a -Z|--context -g|--group -G|--groups -n|--name -r|--real -u|--user -z|--zero" + helpVersion},
 	{names: "whoami arch nproc logname", ro: true, opts: "--all --ignore=" + helpVersion},
 	{names: "groups", ro: true, opts: helpVersion},

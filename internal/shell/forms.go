@@ -80,6 +80,11 @@ func (an *analyzer) classify(c *Command, ws []wordInfo, sc scope) {
 		switch words[0].Value {
 		case "cd", "pushd":
 			*sc.dir = an.cdTarget(words[1:], dir)
+			if sc.alts != nil {
+				for i, d := range *sc.alts {
+					(*sc.alts)[i] = an.cdTarget(words[1:], d)
+				}
+			}
 		case "popd":
 			*sc.dir = ""
 		}

@@ -218,6 +218,11 @@ func TestModelReadsWrites(t *testing.T) {
 		{src: `python3 -c 'open(".claude/settings.json","w").write("{}")'`, writes: []string{"/p/.claude/settings.json"}, exact: true},
 		{src: `node -e 'require("fs").writeFileSync(".git/hooks/pre-commit","x")'`, writes: []string{"/p/.git/hooks/pre-commit"}, exact: true},
 		{src: "coproc IFS=/ wget -rf x", forms: []string{"wget -rf x"}, una: true},
+		// A cd that may fail or not run leaves the shell in either directory.
+		{src: "false && cd src; echo x > a.go", writes: []string{"/p/src/a.go", "/p/a.go"}},
+		{src: "cd nosuch; echo x > a.go", writes: []string{"/p/nosuch/a.go", "/p/a.go"}},
+		{src: "cd a; cd b; echo > x", writes: []string{"/p/a/b/x", "/p/b/x", "/p/a/x", "/p/x"}},
+		{src: "cd sub & echo > x", writes: []string{"/p/x"}},
 		{src: "env -S 'rm -rf x' GIT_DIR=x /usr/bin/rm", forms: []string{"rm -rf x GIT_DIR=x /usr/bin/rm"}},
 		{src: "sed '1e rm x' f", forms: []string{"sh -c rm x", "rm x"}, exact: true},
 		{src: "sed 's/a/b/e' f", exact: true, una: true},
