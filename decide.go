@@ -568,12 +568,6 @@ func (cc *callCtx) secretPart(it *pathItem) (string, bool) {
 	return "", false
 }
 
-// protected reports whether a write to the path touches a protected path.
-func (cc *callCtx) protected(it *pathItem) (string, bool) {
-	e, _, ok := cc.protectedPart(it)
-	return e, ok
-}
-
 // protectedPart is protected that also names the reading that is
 // protected: the link or its target.
 func (cc *callCtx) protectedPart(it *pathItem) (entry, part string, ok bool) {

@@ -1154,13 +1154,6 @@ type sedScript struct {
 	writes    []string // files named by w, W and s///w
 }
 
-// sedExecWrite reports whether a sed script may run commands, read or
-// write files, or cannot be read well enough to tell.
-func sedExecWrite(script string) bool {
-	sc := scanSed(script)
-	return sc.exec || sc.unknown || len(sc.reads) > 0 || len(sc.writes) > 0
-}
-
 // scanSed reads a sed program far enough to find the commands that run
 // programs or name files.
 func scanSed(s string) (sc sedScript) {

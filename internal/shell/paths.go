@@ -174,13 +174,6 @@ func (an *analyzer) argPaths(c *Command, w wordInfo) {
 	}
 }
 
-// isCriticalDir reports whether p is /, a top-level directory, the home
-// directory, or the working directory or the command's directory or one of
-// their parents.
-func (an *analyzer) isCriticalDir(p, dir string) bool {
-	return an.criticalDir(p, dir) != ""
-}
-
 // criticalDir describes p when it is /, a top-level directory, the home
 // directory, or the working directory or dir or one of their parents; it
 // returns "" otherwise.
