@@ -391,6 +391,16 @@ func (an *analyzer) seqStmt(s *syntax.Stmt, sc scope) {
 	*sc.alts = alts
 }
 
+// netRedirect reports a path bash opens as a network connection.
+func netRedirect(refs []PathRef) bool {
+	for _, r := range refs {
+		if strings.HasPrefix(r.Path, "/dev/tcp/") || strings.HasPrefix(r.Path, "/dev/udp/") {
+			return true
+		}
+	}
+	return false
+}
+
 // placeAlts adds, for every relative path a command names, its placement
 // in each other directory the command may run in: deny sees each, allow
 // and the workspace test need all.
@@ -687,9 +697,9 @@ func (an *analyzer) command(s *syntax.Stmt, sc, inner scope, io *redirInfo) {
 		}
 		an.applyIO(c, io)
 	case *syntax.TimeClause:
-		// time with options other than -p is the time program, not
-		// bash's keyword (time -o FILE writes FILE).
-		an.stmt(timeProgram(cm), inner)
+		// At the start of a pipeline time is bash's keyword, which takes
+		// only -p: `time -o x ls` runs a program named -o.
+		an.stmt(cm.Stmt, inner)
 	case *syntax.CoprocClause:
 		c := an.newCommand(sliceSrc(sc.src, s), inner)
 		c.Words = []Word{{Value: "coproc", Static: true}}
@@ -819,26 +829,6 @@ func litWord(v string, pos syntax.Pos) *syntax.Word {
 	return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{ValuePos: pos, ValueEnd: pos, Value: v}}}
 }
 
-// timeProgram returns the statement a time clause runs: the time program
-// itself when the words after time start with an option other than -p,
-// which bash's keyword does not take.
-func timeProgram(cm *syntax.TimeClause) *syntax.Stmt {
-	st := cm.Stmt
-	if st == nil {
-		return st
-	}
-	ce, ok := st.Cmd.(*syntax.CallExpr)
-	if !ok || len(ce.Args) == 0 {
-		return st
-	}
-	first := ce.Args[0].Lit()
-	if len(first) < 2 || first[0] != '-' || first == "-p" {
-		return st
-	}
-	call := &syntax.CallExpr{Assigns: ce.Assigns, Args: append([]*syntax.Word{litWord("time", cm.Time)}, ce.Args...)}
-	return &syntax.Stmt{Position: cm.Time, Cmd: call, Redirs: st.Redirs}
-}
-
 // stmtText returns the text of a statement without a trailing separator.
 func stmtText(src string, s *syntax.Stmt) string {
 	start := s.Pos()
@@ -909,7 +899,8 @@ func (an *analyzer) call(ce *syntax.CallExpr, s *syntax.Stmt, sc scope) {
 		// A wrapper is read through: its script's commands decide.
 		c.ReadOnly = true
 	}
-	c.ReadOnly = c.ReadOnly && c.Unanalysable == "" && len(c.Redirects) == 0
+	// A redirection from or to /dev/tcp or /dev/udp opens a connection.
+	c.ReadOnly = c.ReadOnly && c.Unanalysable == "" && len(c.Redirects) == 0 && !netRedirect(c.Reads)
 }
 
 func (an *analyzer) walkAssigns(as []*syntax.Assign, sc scope) {

@@ -271,16 +271,18 @@ func (m *model) parse(args []wordInfo) argv {
 	if m.literal || !hasOptionWord(args) {
 		// Nothing to read as an option: the words are the operands.
 		a.ops = args
-		for i, w := range args {
+		if m.posix {
+			// Options end at the first word, an operand.
+			if len(args) > 0 {
+				a.rest = 0
+				a.dyn = !args[0].Static && !m.literal
+			}
+			return a
+		}
+		for _, w := range args {
 			if !w.Static && !m.literal {
 				a.dyn = true
-				if m.posix && a.rest == len(args) {
-					a.rest = i
-				}
 			}
-		}
-		if m.posix && len(args) > 0 && a.rest == len(args) {
-			a.rest = 0
 		}
 		return a
 	}

@@ -156,6 +156,8 @@ func TestClosedWorldReadOnly(t *testing.T) {
 		{"command -v ls", false},
 		{"hostname", true},
 		{"hostname evil", false},
+		{"cat < /dev/tcp/127.0.0.1/80", false},
+		{"cat < /dev/null", true},
 	}
 	for _, tt := range tests {
 		a := Analyze(tt.src, Options{Cwd: "/p", Home: "/h"})
@@ -210,7 +212,9 @@ func TestModelReadsWrites(t *testing.T) {
 		{src: "echo x | xargs", forms: []string{"echo ~…"}},
 		{src: "coproc head 'a b' .env | cat", forms: []string{"head a b .env"}, reads: []string{"/p/.env"}, una: true},
 		{src: "coproc \\rm &>>out.txt", forms: []string{"rm"}, una: true},
-		{src: "time -o x ls", forms: []string{"ls"}, writes: []string{"/p/x"}},
+		{src: "time -o x ls", forms: []string{"-o x ls"}},
+		{src: "true | time -o x ls", forms: []string{"ls"}, writes: []string{"/p/x"}},
+		{src: "taskset 0x1 cat ./out.txt $x", forms: []string{"cat ./out.txt ~$x"}},
 		{src: `awk 'BEGIN{system("rm -rf x")}'`, forms: []string{"rm -rf x"}, exact: true},
 		{src: `awk '{print | "sh"}' f`, forms: []string{"sh"}, exact: true, una: true},
 		{src: `awk '{print > $1}' f`, exact: true},
