@@ -391,6 +391,33 @@ func (an *analyzer) seqStmt(s *syntax.Stmt, sc scope) {
 	*sc.alts = alts
 }
 
+// promptCode reads the code bash runs from a prompt variable: the
+// substitutions of PS0-PS4 (PS4 is expanded before each command under
+// set -x) and the commands of PROMPT_COMMAND, so deny rules see them.
+func (an *analyzer) promptCode(a *syntax.Assign, sc scope) {
+	if a.Value == nil {
+		return
+	}
+	var script string
+	switch a.Name.Value {
+	case "PS0", "PS1", "PS2", "PS3", "PS4":
+		v := evalWord(a.Value, sc.src)
+		if !v.Static {
+			return
+		}
+		script = ": \"" + v.Value + "\""
+	case "PROMPT_COMMAND":
+		v := evalWord(a.Value, sc.src)
+		if !v.Static {
+			return
+		}
+		script = v.Value
+	default:
+		return
+	}
+	an.script(script, sc.depth+1, *sc.dir, nil, script)
+}
+
 // netRedirect reports a path bash opens as a network connection.
 func netRedirect(refs []PathRef) bool {
 	for _, r := range refs {
@@ -417,6 +444,20 @@ func placeAlts(c *Command) {
 			}
 		}
 	}
+}
+
+// exits reports a statement that ends the shell or function (exit,
+// return).
+func exits(s *syntax.Stmt) bool {
+	ce, ok := s.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 {
+		return false
+	}
+	switch ce.Args[0].Lit() {
+	case "exit", "return":
+		return true
+	}
+	return false
 }
 
 // certainCD reports a statement after which the directory it changed to is
@@ -608,9 +649,28 @@ func (an *analyzer) command(s *syntax.Stmt, sc, inner scope, io *redirInfo) {
 				an.stmt(st, inner)
 			}
 		}
+		d0 := *inner.dir
 		part(x, chain[len(chain)-1].Op)
 		for i := len(chain) - 1; i >= 0; i-- {
 			y := chain[i].Y
+			if chain[i].Op == syntax.OrStmt {
+				// The right of || runs only when the left failed: in the
+				// directory before it. Afterwards the shell is where the
+				// left left it, or where the right did (unless it exits).
+				dl := *inner.dir
+				*inner.dir = d0
+				part(y, chain[i].Op)
+				dy := *inner.dir
+				*inner.dir = dl
+				if dy != dl && !exits(y) {
+					if inner.alts == nil {
+						*inner.dir = ""
+					} else if !slices.Contains(*inner.alts, dy) {
+						*inner.alts = append(*inner.alts, dy)
+					}
+				}
+				continue
+			}
 			if op := chain[i].Op; op == syntax.Pipe || op == syntax.PipeAll {
 				// time is bash's keyword only at the start of a pipeline;
 				// after a pipe it is the time program.
@@ -854,6 +914,7 @@ func (an *analyzer) call(ce *syntax.CallExpr, s *syntax.Stmt, sc scope) {
 		for _, a := range ce.Assigns {
 			if a.Name != nil {
 				an.assign(a.Name.Value)
+				an.promptCode(a, sc)
 			}
 		}
 		var c *Command
@@ -872,6 +933,7 @@ func (an *analyzer) call(ce *syntax.CallExpr, s *syntax.Stmt, sc scope) {
 			c.Assigns = append(c.Assigns, a.Name.Value)
 			c.AssignWords = append(c.AssignWords, assignWord(a, sc.src))
 			an.assign(a.Name.Value)
+			an.promptCode(a, sc)
 		}
 	}
 	ws := make([]wordInfo, len(ce.Args))

@@ -15,6 +15,8 @@ type inspector struct {
 	// mayWrite: the command, an option or a subcommand is not modelled,
 	// so it may write any path it names.
 	mayWrite bool
+	// posixShell: the script being read is run by sh or dash, not bash.
+	posixShell bool
 	// argvs holds the parsed words of the commands being read (a command
 	// read inside another's, find -exec, takes the next one), so that
 	// reading them allocates nothing.
@@ -109,7 +111,33 @@ func (in *inspector) runScript(script string, primary bool) {
 		in.scripts = map[string]bool{}
 	}
 	in.scripts[script] = true
+	if in.posixShell && bashOnly(script) {
+		// sh is dash here, which reads these differently from bash (or not
+		// at all): the script is read as bash for deny, but cannot be
+		// relied on.
+		in.unanalysable("bash syntax in a script run by a POSIX shell")
+	}
 	in.an.script(script, in.sc.depth+1, in.dir, nil, script)
+}
+
+// bashOnly reports text a POSIX shell (dash) reads differently from bash:
+// ANSI-C quotes, here-strings, [[, coproc, the time keyword, function,
+// arrays, process substitution. It errs on the side of yes.
+func bashOnly(script string) bool {
+	for _, t := range []string{"$'", "<<<", "[[", "=(", "<(", ">(", "${!", "&>", "|&", "$\""} {
+		if strings.Contains(script, t) {
+			return true
+		}
+	}
+	// Reserved words only bash has, as whole words (a flag, not a reading:
+	// the script itself is parsed by the shell parser).
+	for _, f := range strings.FieldsFunc(script, func(r rune) bool { return strings.ContainsRune(" \t\n;&|(){}", r) }) {
+		switch f {
+		case "time", "coproc", "function", "select":
+			return true
+		}
+	}
+	return false
 }
 
 // parseArgv splits args by a flat option list (GNU style: options
@@ -325,7 +353,9 @@ func (in *inspector) builtin(n string, args []wordInfo, primary bool) (handled, 
 				return true, false
 			}
 		}
+		in.posixShell = n == "sh" || n == "dash" || n == "ash" || n == "busybox"
 		in.shell(args, primary)
+		in.posixShell = false
 	case "python", "python2", "python3", "node", "nodejs", "perl", "ruby", "php", "lua", "deno", "bun", "Rscript", "tclsh", "osascript", "pwsh":
 		in.interpreter(n, args)
 	case "eval":

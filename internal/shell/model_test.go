@@ -222,6 +222,12 @@ func TestModelReadsWrites(t *testing.T) {
 		{src: `python3 -c 'open(".claude/settings.json","w").write("{}")'`, writes: []string{"/p/.claude/settings.json"}, exact: true},
 		{src: `node -e 'require("fs").writeFileSync(".git/hooks/pre-commit","x")'`, writes: []string{"/p/.git/hooks/pre-commit"}, exact: true},
 		{src: "coproc IFS=/ wget -rf x", forms: []string{"wget -rf x"}, una: true},
+		{src: "PS4='$(rm x)'; set -x; true", forms: []string{"rm x"}},
+		{src: "cd .git/hooks || cd src; echo > ../x", writes: []string{"/p/.git/x", "/p/x", "/x"}},
+		{src: "cd x || exit; echo > y", writes: []string{"/p/x/y"}},
+		{src: `sh -c "rm $'-rf'"`, forms: []string{"rm -rf"}, una: true},
+		{src: "sh -c 'timeout 5 ls'", forms: []string{"ls"}},
+		{src: "sh -c 'coproc ls'", una: true},
 		// A cd that may fail or not run leaves the shell in either directory.
 		{src: "false && cd src; echo x > a.go", writes: []string{"/p/src/a.go", "/p/a.go"}},
 		{src: "cd nosuch; echo x > a.go", writes: []string{"/p/nosuch/a.go", "/p/a.go"}},
