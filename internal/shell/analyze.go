@@ -217,6 +217,8 @@ type analyzer struct {
 	loops int32
 	// x holds what only some commands need, allocated on first use.
 	x *analyzerExtra
+	// hashed maps names to the programs hash -p bound them to.
+	hashed map[string]string
 }
 
 // loop walks the body of a loop (its condition, body and step). A body
@@ -1000,6 +1002,13 @@ func (an *analyzer) decl(d *syntax.DeclClause, s *syntax.Stmt, sc scope) {
 				c.Words = append(c.Words, Word{Value: sliceSrc(sc.src, a), Static: a.Array == nil})
 			} else {
 				v := evalWord(a.Value, sc.src)
+				if v.Static && subscriptSubst(v.Value) {
+					// declare -n r='a[$(…)]': a nameref's subscript runs when
+					// it is assigned through.
+					c.Unanalysable = variant + " of a value naming an array element with a substitution"
+					code := ": \"" + v.Value + "\""
+					an.script(code, sc.depth+1, *sc.dir, nil, code)
+				}
 				if v.Static {
 					c.Words = append(c.Words, Word{Value: a.Name.Value + "=" + v.Value, Static: true})
 				} else {

@@ -42,6 +42,12 @@ func (an *analyzer) classify(c *Command, ws []wordInfo, sc scope) {
 		forms = append(forms, f)
 	}
 	add(ws)
+	if an.hashed != nil && len(ws) > 0 && ws[0].Static {
+		if p, ok := an.hashed[ws[0].Value]; ok {
+			// hash -p bound the name to another program.
+			add(append([]wordInfo{staticWord(p)}, ws[1:]...))
+		}
+	}
 	through := make([]bool, 0, 4)
 	for i := 0; i < len(forms); i++ {
 		f := forms[i]

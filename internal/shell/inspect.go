@@ -364,6 +364,8 @@ func (in *inspector) builtin(n string, args []wordInfo, primary bool) (handled, 
 		}
 		if !allStatic(args) {
 			in.unanalysable("eval of a non-static string")
+			// It may change the directory of what follows.
+			*in.sc.dir = ""
 			return true, false
 		}
 		in.runScript(joinValues(args), primary)
@@ -381,10 +383,12 @@ func (in *inspector) builtin(n string, args []wordInfo, primary bool) (handled, 
 			}
 			return true, false
 		}
-		// Runs a script file: only an exact rule names it.
+		// Runs a script file: only an exact rule names it. The script may
+		// change the directory of what follows.
 		c.ExactOnly = true
 		in.mayWrite = true
 		in.read(args[0])
+		*in.sc.dir = ""
 	case "trap", "alias", "let", "enable", "coproc":
 		in.unanalysable(n + " evaluates its arguments as code")
 		// The code they hold can still be read for deny rules: a trap's
@@ -406,6 +410,18 @@ func (in *inspector) builtin(n string, args []wordInfo, primary bool) (handled, 
 		a := parseArgv(args, "pd", "")
 		if a.has("-p") {
 			in.unanalysable("hash -p")
+			// The names now run that program: deny rules see it in their
+			// later commands too.
+			for _, p := range a.vals("-p") {
+				for _, w := range a.ops {
+					if p.Static && w.Static {
+						if in.an.hashed == nil {
+							in.an.hashed = map[string]string{}
+						}
+						in.an.hashed[w.Value] = p.Value
+					}
+				}
+			}
 		}
 		return true, len(args) == 0
 	case "mapfile", "readarray":

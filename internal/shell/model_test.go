@@ -228,6 +228,9 @@ func TestModelReadsWrites(t *testing.T) {
 		{src: `sh -c "rm $'-rf'"`, forms: []string{"rm -rf"}, una: true},
 		{src: "sh -c 'timeout 5 ls'", forms: []string{"ls"}},
 		{src: "sh -c 'coproc ls'", una: true},
+		{src: "hash -p /bin/rm ls; ls -rf x", forms: []string{"/bin/rm -rf x", "rm -rf x"}, una: true},
+		{src: "declare -n r='a[$(rm x)]'; r=1", forms: []string{"rm x"}, una: true},
+		{src: "x='cd ..'; eval \"$x\"; cat y", reads: []string{"?y"}, una: true},
 		// A cd that may fail or not run leaves the shell in either directory.
 		{src: "false && cd src; echo x > a.go", writes: []string{"/p/src/a.go", "/p/a.go"}},
 		{src: "cd nosuch; echo x > a.go", writes: []string{"/p/nosuch/a.go", "/p/a.go"}},

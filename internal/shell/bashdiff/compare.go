@@ -213,6 +213,11 @@ func (m *matcher) excused(e Event) bool {
 		if len(c.Words) == 0 || !c.Words[0].Static || inProcess[c.Words[0].Value] {
 			return true
 		}
+		// Arithmetic and array subscripts are evaluated by bash itself while
+		// it expands any command's words.
+		if strings.Contains(c.Unanalysable, "arithmetic") || strings.Contains(c.Unanalysable, "subscript") {
+			return true
+		}
 	}
 	return false
 }
