@@ -219,6 +219,11 @@ type analyzer struct {
 	x *analyzerExtra
 	// hashed maps names to the programs hash -p bound them to.
 	hashed map[string]string
+	// argvs holds the parsed words of the commands being read (a command
+	// read inside another's, find -exec, takes the next one), so that
+	// reading them allocates nothing.
+	argvs     [2]argv
+	argvDepth int
 }
 
 // loop walks the body of a loop (its condition, body and step). A body
@@ -344,13 +349,19 @@ type scope struct {
 }
 
 func (sc scope) sub() scope {
-	d := *sc.dir
-	sc.dir = &d
+	ds := &dirState{dir: *sc.dir}
 	if sc.alts != nil {
-		a := append([]string(nil), *sc.alts...)
-		sc.alts = &a
+		ds.alts = append(ds.alts, *sc.alts...)
 	}
+	sc.dir, sc.alts = &ds.dir, &ds.alts
 	return sc
+}
+
+// dirState is where a sequence runs: one allocation for a scope's
+// directory and its alternatives.
+type dirState struct {
+	dir  string
+	alts []string
 }
 
 // maxAlts caps the directories a sequence may be in; past it the
@@ -502,8 +513,8 @@ func (an *analyzer) script(src string, depth int, dir string, io *redirInfo, par
 		an.deep(part)
 	}
 	stmts, err := an.parse(src)
-	var alts []string
-	sc := scope{src: src, depth: depth, dir: &dir, io: io, alts: &alts}
+	ds := &dirState{dir: dir}
+	sc := scope{src: src, depth: depth, dir: &ds.dir, io: io, alts: &ds.alts}
 	for _, s := range stmts {
 		an.safeStmt(s, sc)
 	}
@@ -514,7 +525,7 @@ func (an *analyzer) script(src string, depth int, dir string, io *redirInfo, par
 		}
 	}
 	if depth > 0 {
-		an.extra().lastScript = scriptEnd{src: src, depth: depth, dir: dir}
+		an.extra().lastScript = scriptEnd{src: src, depth: depth, dir: ds.dir}
 	}
 }
 

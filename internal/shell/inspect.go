@@ -17,11 +17,7 @@ type inspector struct {
 	mayWrite bool
 	// posixShell: the script being read is run by sh or dash, not bash.
 	posixShell bool
-	// argvs holds the parsed words of the commands being read (a command
-	// read inside another's, find -exec, takes the next one), so that
-	// reading them allocates nothing.
-	argvs [2]argv
-	depth int
+
 }
 
 func (in *inspector) unanalysable(msg string) {
@@ -283,14 +279,15 @@ func (in *inspector) inspect(f []wordInfo, primary, through bool) {
 // modelled reads a command by its model; it reports whether the command
 // only reads.
 func (in *inspector) modelled(m *model, args []wordInfo) bool {
+	an := in.an
 	var a *argv
-	if in.depth < len(in.argvs) {
-		a = &in.argvs[in.depth]
+	if an.argvDepth < len(an.argvs) {
+		a = &an.argvs[an.argvDepth]
 	} else {
 		a = new(argv)
 	}
-	in.depth++
-	defer func() { in.depth-- }()
+	an.argvDepth++
+	defer func() { an.argvDepth-- }()
 	*a = m.parse(args)
 	in.effects(a)
 	ro := m.ro && a.clean(m)
