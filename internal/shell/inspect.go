@@ -17,7 +17,6 @@ type inspector struct {
 	mayWrite bool
 	// posixShell: the script being read is run by sh or dash, not bash.
 	posixShell bool
-
 }
 
 func (in *inspector) unanalysable(msg string) {
