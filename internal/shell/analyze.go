@@ -477,18 +477,7 @@ func exits(s *syntax.Stmt) bool {
 // certain: cd x || exit (or return).
 func certainCD(s *syntax.Stmt) bool {
 	b, ok := s.Cmd.(*syntax.BinaryCmd)
-	if !ok || b.Op != syntax.OrStmt || b.Y == nil {
-		return false
-	}
-	ce, ok := b.Y.Cmd.(*syntax.CallExpr)
-	if !ok || len(ce.Args) == 0 {
-		return false
-	}
-	switch ce.Args[0].Lit() {
-	case "exit", "return":
-		return true
-	}
-	return false
+	return ok && b.Op == syntax.OrStmt && b.Y != nil && exits(b.Y)
 }
 
 func (an *analyzer) issue(part, msg string) {
@@ -1601,6 +1590,9 @@ func joinWords(ws []Word) string {
 	}
 	return b.String()
 }
+
+// joinValues joins the values of words with single spaces.
+func joinValues(ws []wordInfo) string { return joinWords(values(ws)) }
 
 // nameBuiltin reports whether a builtin takes variable names, whose array
 // subscripts bash evaluates (running the substitutions they hold).

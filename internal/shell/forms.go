@@ -180,17 +180,6 @@ func allStatic(ws []wordInfo) bool {
 	return true
 }
 
-func joinValues(ws []wordInfo) string {
-	var b strings.Builder
-	for i, w := range ws {
-		if i > 0 {
-			b.WriteByte(' ')
-		}
-		b.WriteString(w.Value)
-	}
-	return b.String()
-}
-
 func isAssignWord(s string) bool {
 	i := strings.IndexByte(s, '=')
 	return i > 0 && syntax.ValidName(s[:i])
