@@ -108,17 +108,7 @@ func compileOptPattern(words []*syntax.Word, spec string) *optPattern {
 		return op
 	}
 	if len(rest) > 0 {
-		p := &Pattern{spec: spec}
-		for j, w := range rest {
-			if j > 0 {
-				p.units = append(p.units, uSep)
-			}
-			p.units = appendPatternWord(p.units, w, spec)
-		}
-		n := len(p.units)
-		if n >= 2 && p.units[n-1] == uStar && (p.units[n-2] == uSep || p.units[n-2] == ':') {
-			p.units = append(p.units[:n-2], uBStar)
-		}
+		p := &Pattern{spec: spec, units: wordsUnits(rest, spec)}
 		p.lower = lowerUnits(p.units)
 		op.rest = p
 	}

@@ -91,17 +91,7 @@ func CompilePattern(spec string) (*Pattern, error) {
 	pat := &Pattern{spec: spec}
 	words = pat.splitAssigns(words, spec)
 	pat.opt = compileOptPattern(words, spec)
-	for i, w := range words {
-		if i > 0 {
-			pat.units = append(pat.units, uSep)
-		}
-		pat.units = appendPatternWord(pat.units, w, spec)
-	}
-	// A trailing " *" or ":*" requires a word boundary.
-	n := len(pat.units)
-	if n >= 2 && pat.units[n-1] == uStar && (pat.units[n-2] == uSep || pat.units[n-2] == ':') {
-		pat.units = append(pat.units[:n-2], uBStar)
-	}
+	pat.units = wordsUnits(words, spec)
 	for _, u := range pat.units {
 		if u == uStar || u == uBStar {
 			pat.wild = true
@@ -109,6 +99,23 @@ func CompilePattern(spec string) (*Pattern, error) {
 	}
 	pat.lower = lowerUnits(pat.units)
 	return pat, nil
+}
+
+// wordsUnits returns the units of a pattern's words, separated by word
+// boundaries; a trailing " *" or ":*" becomes a boundary wildcard.
+func wordsUnits(words []*syntax.Word, spec string) []unit {
+	var us []unit
+	for i, w := range words {
+		if i > 0 {
+			us = append(us, uSep)
+		}
+		us = appendPatternWord(us, w, spec)
+	}
+	n := len(us)
+	if n >= 2 && us[n-1] == uStar && (us[n-2] == uSep || us[n-2] == ':') {
+		us = append(us[:n-2], uBStar)
+	}
+	return us
 }
 
 func operatorMsg(err error) string {
