@@ -172,7 +172,8 @@ type PathRef struct {
 // Unanalysable issue.
 func Analyze(src string, opts Options) (res *Analysis) {
 	res = &Analysis{}
-	an := &analyzer{opts: opts, res: res}
+	an := analyzerPool.Get().(*analyzer)
+	*an = analyzer{opts: opts, res: res, parser: an.parser}
 	defer func() {
 		if r := recover(); r != nil {
 			res.Unanalysable = append(res.Unanalysable, Issue{Part: src, Message: fmt.Sprintf("internal error: %v", r)})
@@ -316,12 +317,16 @@ type scriptEnd struct {
 	dir   string
 }
 
+// release returns the analyzer (with its parser) to the pool; nothing it
+// holds may be used after.
 func (an *analyzer) release() {
-	if an.parser != nil {
-		parserPool.Put(an.parser)
-		an.parser = nil
-	}
+	parser := an.parser
+	*an = analyzer{parser: parser}
+	analyzerPool.Put(an)
 }
+
+// analyzerPool reuses analyzers, and the parser each keeps, across calls.
+var analyzerPool = sync.Pool{New: func() any { return new(analyzer) }}
 
 // run analyses the whole command string.
 func (an *analyzer) run(src, dir string) {
