@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"errors"
 	"fmt"
 	"path"
 	"slices"
@@ -507,20 +508,73 @@ func (an *analyzer) script(src string, depth int, dir string, io *redirInfo, par
 		an.deep(part)
 	}
 	stmts, err := an.parse(src)
+	walked := src
+	if err != nil {
+		// bash runs some strings the parser rejects; read the repaired
+		// string for deny (the command stays unanalysable).
+		if r, st, ok := an.repairParse(src, err); ok {
+			walked, stmts = r, st
+		}
+	}
 	ds := &dirState{dir: dir}
-	sc := scope{src: src, depth: depth, dir: &ds.dir, io: io, alts: &ds.alts}
+	sc := scope{src: walked, depth: depth, dir: &ds.dir, io: io, alts: &ds.alts}
 	for _, s := range stmts {
 		an.safeStmt(s, sc)
 	}
 	if err != nil {
 		an.issue(src, "parse error: "+err.Error())
-		if len(stmts) == 0 || !strings.Contains(src, "\n") {
+		if walked == src && (len(stmts) == 0 || !strings.Contains(src, "\n")) {
 			an.fallback(src, sc)
 		}
 	}
 	if depth > 0 {
 		an.extra().lastScript = scriptEnd{src: src, depth: depth, dir: ds.dir}
 	}
+}
+
+// repairParse mends, as bash reads them, the strings bash runs but the
+// parser rejects: a `!` where the parser takes no negation (time ! cmd,
+// a | ! b, ! ! c) is dropped, and an array assignment before a command
+// (a[0]=x cmd, which bash rejects before running cmd) is blanked. Each
+// repair replaces the offending text by spaces, so offsets keep their
+// meaning. It reports the repaired string and its statements when it
+// parses.
+func (an *analyzer) repairParse(src string, err error) (string, []*syntax.Stmt, bool) {
+	b := []byte(src)
+	for range 16 {
+		var pe syntax.ParseError
+		if !errors.As(err, &pe) {
+			return "", nil, false
+		}
+		off := int(pe.Pos.Offset())
+		if off < 0 || off >= len(b) {
+			return "", nil, false
+		}
+		switch {
+		case strings.Contains(pe.Text, "`!` can only be used") || strings.Contains(pe.Text, "cannot negate a command multiple times"):
+			if b[off] != '!' {
+				return "", nil, false
+			}
+			b[off] = ' '
+		case strings.Contains(pe.Text, "inline variables cannot be arrays"):
+			end := off
+			for end < len(b) && !strings.ContainsRune(" \t\n;&|", rune(b[end])) {
+				end++
+			}
+			for i := off; i < end; i++ {
+				b[i] = ' '
+			}
+		default:
+			return "", nil, false
+		}
+		r := string(b)
+		stmts, perr := an.parse(r)
+		if perr == nil {
+			return r, stmts, true
+		}
+		err = perr
+	}
+	return "", nil, false
 }
 
 // safeStmt walks one top-level statement, turning a panic into an issue so

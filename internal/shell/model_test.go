@@ -222,6 +222,10 @@ func TestModelReadsWrites(t *testing.T) {
 		{src: `python3 -c 'open(".claude/settings.json","w").write("{}")'`, writes: []string{"/p/.claude/settings.json"}, exact: true},
 		{src: `node -e 'require("fs").writeFileSync(".git/hooks/pre-commit","x")'`, writes: []string{"/p/.git/hooks/pre-commit"}, exact: true},
 		{src: "coproc IFS=/ wget -rf x", forms: []string{"wget -rf x"}, una: true},
+		// Strings bash runs but the parser rejects are repaired for deny.
+		{src: "time ! sort -o out.txt x", forms: []string{"sort -o out.txt x"}, writes: []string{"/p/out.txt"}, una: true},
+		{src: "a[0]=a b; cat .env", forms: []string{"b", "cat .env"}, reads: []string{"/p/.env"}, una: true},
+		{src: "ls | ! rm -rf x", forms: []string{"rm -rf x"}, una: true},
 		{src: "PS4='$(rm x)'; set -x; true", forms: []string{"rm x"}},
 		{src: "cd .git/hooks || cd src; echo > ../x", writes: []string{"/p/.git/x", "/p/x", "/x"}},
 		{src: "cd x || exit; echo > y", writes: []string{"/p/x/y"}},
