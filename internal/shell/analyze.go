@@ -512,8 +512,12 @@ func (an *analyzer) script(src string, depth int, dir string, io *redirInfo, par
 	if err != nil {
 		// bash runs some strings the parser rejects; read the repaired
 		// string for deny (the command stays unanalysable).
-		if r, st, ok := an.repairParse(src, err); ok {
+		if r, st, extra, ok := an.repairParse(src, err); ok {
 			walked, stmts = r, st
+			// The blanked words' substitutions still run in bash.
+			for _, x := range extra {
+				an.script(x, depth+1, dir, nil, x)
+			}
 		}
 	}
 	ds := &dirState{dir: dir}
@@ -539,42 +543,76 @@ func (an *analyzer) script(src string, depth int, dir string, io *redirInfo, par
 // repair replaces the offending text by spaces, so offsets keep their
 // meaning. It reports the repaired string and its statements when it
 // parses.
-func (an *analyzer) repairParse(src string, err error) (string, []*syntax.Stmt, bool) {
+func (an *analyzer) repairParse(src string, err error) (string, []*syntax.Stmt, []string, bool) {
 	b := []byte(src)
+	var extra []string
 	for range 16 {
 		var pe syntax.ParseError
 		if !errors.As(err, &pe) {
-			return "", nil, false
+			return "", nil, nil, false
 		}
 		off := int(pe.Pos.Offset())
 		if off < 0 || off >= len(b) {
-			return "", nil, false
+			return "", nil, nil, false
 		}
 		switch {
 		case strings.Contains(pe.Text, "`!` can only be used") || strings.Contains(pe.Text, "cannot negate a command multiple times"):
 			if b[off] != '!' {
-				return "", nil, false
+				return "", nil, nil, false
 			}
 			b[off] = ' '
 		case strings.Contains(pe.Text, "inline variables cannot be arrays"):
-			end := off
-			for end < len(b) && !strings.ContainsRune(" \t\n;&|", rune(b[end])) {
-				end++
+			end := wordEnd(b, off)
+			// bash still expands the subscript: its code is read as a
+			// string's substitutions.
+			if w := string(b[off:end]); strings.ContainsAny(w, "$`") {
+				extra = append(extra, ": \""+w+"\"")
 			}
 			for i := off; i < end; i++ {
 				b[i] = ' '
 			}
 		default:
-			return "", nil, false
+			return "", nil, nil, false
 		}
 		r := string(b)
 		stmts, perr := an.parse(r)
 		if perr == nil {
-			return r, stmts, true
+			return r, stmts, extra, true
 		}
 		err = perr
 	}
-	return "", nil, false
+	return "", nil, nil, false
+}
+
+// wordEnd returns the end of the shell word starting at off: the first
+// blank or operator outside quotes, brackets and parentheses.
+func wordEnd(b []byte, off int) int {
+	depth := 0
+	var quote byte
+	for i := off; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case quote != 0:
+			if c == '\\' && quote == '"' {
+				i++
+			} else if c == quote {
+				quote = 0
+			}
+		case c == '\\':
+			i++
+		case c == '\'' || c == '"':
+			quote = c
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			if depth > 0 {
+				depth--
+			}
+		case depth == 0 && strings.IndexByte(" \t\n;&|<>", c) >= 0:
+			return i
+		}
+	}
+	return len(b)
 }
 
 // safeStmt walks one top-level statement, turning a panic into an issue so
