@@ -432,7 +432,14 @@ func (an *analyzer) promptCode(a *syntax.Assign, sc scope) {
 		}
 		script = v.Value
 	default:
-		return
+		// A value naming an array element with a substitution runs it when
+		// arithmetic or a nameref evaluates the variable (x='a[$(id)]';
+		// (( x ))).
+		v := evalWord(a.Value, sc.src)
+		if !v.Static || !subscriptSubst(v.Value) {
+			return
+		}
+		script = ": \"" + v.Value + "\""
 	}
 	an.script(script, sc.depth+1, *sc.dir, nil, script)
 }

@@ -219,6 +219,13 @@ func (m *matcher) excused(e Event) bool {
 			return true
 		}
 	}
+	// The same for an arithmetic command or expansion the analysis could
+	// not tie to a command ((( x )) on its own).
+	for _, is := range m.an.Unanalysable {
+		if strings.Contains(is.Message, "arithmetic") || strings.Contains(is.Message, "subscript") {
+			return true
+		}
+	}
 	return false
 }
 
