@@ -234,10 +234,16 @@ func (m *matcher) excused(e Event) bool {
 // ExactOnly: only an exact rule naming it may approve it, and what the
 // file does is not the analysis's to report.
 func runsFile(c *shell.Command) bool {
-	if !c.ExactOnly || len(c.Words) == 0 || !c.Words[0].Static {
+	if !c.ExactOnly {
 		return false
 	}
-	return scriptRunners[path.Base(c.Words[0].Value)]
+	// Any reading: the runner may sit behind a wrapper (chrt 0 sh x.sh).
+	for _, f := range c.Forms {
+		if len(f) > 0 && f[0].Static && scriptRunners[path.Base(f[0].Value)] {
+			return true
+		}
+	}
+	return false
 }
 
 // scriptRunners are the programs and builtins that run a file's code.
