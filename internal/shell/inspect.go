@@ -448,6 +448,22 @@ func (in *inspector) builtin(n string, args []wordInfo, primary bool) (handled, 
 		}
 		// Without names they print variables, which may hold secrets.
 		return true, false
+	case "set", "shopt":
+		// Turning history on makes bash read (and at exit write) the
+		// history file: $HISTFILE, by default ~/.bash_history (~/.history
+		// when bash runs as sh).
+		for i, w := range args {
+			if w.Static && w.Value == "history" && i > 0 && n == "set" {
+				for _, f := range []string{"~/.bash_history", "~/.history"} {
+					in.read(staticWord(f))
+					in.write(staticWord(f))
+				}
+				break
+			}
+		}
+		// Without arguments set prints every variable; option changes are
+		// judged in afterClassify.
+		return true, false
 	case "watch", "setsid", "flock":
 		c.ExactOnly = true
 	default:

@@ -228,6 +228,7 @@ func TestModelReadsWrites(t *testing.T) {
 		{src: "ls | ! rm -rf x", forms: []string{"rm -rf x"}, una: true},
 		{src: "a[$(rm x)]=a b; ls", forms: []string{"rm x", "b", "ls"}, una: true},
 		{src: "x='a[$(rm y)]'; (( x ))", forms: []string{"rm y"}, una: true},
+		{src: "set -o history", reads: []string{"/h/.bash_history", "/h/.history"}, una: true},
 		{src: "PS4='$(rm x)'; set -x; true", forms: []string{"rm x"}},
 		{src: "cd .git/hooks || cd src; echo > ../x", writes: []string{"/p/.git/x", "/p/x", "/x"}},
 		{src: "cd x || exit; echo > y", writes: []string{"/p/x/y"}},
