@@ -759,6 +759,20 @@ func (an *analyzer) command(s *syntax.Stmt, sc, inner scope, io *redirInfo) {
 		part(x, chain[len(chain)-1].Op)
 		for i := len(chain) - 1; i >= 0; i-- {
 			y := chain[i].Y
+			if op := chain[i].Op; (op == syntax.AndStmt || op == syntax.OrStmt) && chain[i].X != nil && chain[i].X.Negated {
+				// ! a && b, ! a || b: whether b runs after a succeeded or
+				// failed is turned round, so b may be in the directory
+				// before a or after it.
+				if dl := *inner.dir; dl != d0 {
+					if inner.alts == nil || d0 == "" {
+						*inner.dir = ""
+					} else if !slices.Contains(*inner.alts, d0) {
+						*inner.alts = append(*inner.alts, d0)
+					}
+				}
+				part(y, op)
+				continue
+			}
 			if chain[i].Op == syntax.OrStmt {
 				// The right of || runs only when the left failed: in the
 				// directory before it. Afterwards the shell is where the

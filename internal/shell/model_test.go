@@ -232,6 +232,8 @@ func TestModelReadsWrites(t *testing.T) {
 		{src: "PS4='$(rm x)'; set -x; true", forms: []string{"rm x"}},
 		{src: "cd .git/hooks || cd src; echo > ../x", writes: []string{"/p/.git/x", "/p/x", "/x"}},
 		{src: "cd x || exit; echo > y", writes: []string{"/p/x/y"}},
+		{src: "! cd src || echo x > pre-commit", writes: []string{"/p/src/pre-commit", "/p/pre-commit"}},
+		{src: "! cd src && echo x > f", writes: []string{"/p/src/f", "/p/f"}},
 		{src: `sh -c "rm $'-rf'"`, forms: []string{"rm -rf"}, una: true},
 		{src: "sh -c 'timeout 5 ls'", forms: []string{"ls"}},
 		{src: "sh -c 'coproc ls'", una: true},
