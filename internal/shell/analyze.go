@@ -1035,6 +1035,17 @@ func (an *analyzer) call(ce *syntax.CallExpr, s *syntax.Stmt, sc scope) {
 			if a.Name != nil {
 				an.assign(a.Name.Value)
 				an.promptCode(a, sc)
+				if a.Name.Value == "HOME" {
+					// Later ~ and $HOME expand to the new value (unknown
+					// when it is not static).
+					home := ""
+					if a.Value != nil {
+						if v := evalWord(a.Value, sc.src); v.Static {
+							home = resolve(v.Value, *sc.dir, an.opts.Home)
+						}
+					}
+					an.opts.Home = home
+				}
 			}
 		}
 		var c *Command

@@ -234,6 +234,8 @@ func TestModelReadsWrites(t *testing.T) {
 		{src: "cd x || exit; echo > y", writes: []string{"/p/x/y"}},
 		{src: "! cd src || echo x > pre-commit", writes: []string{"/p/src/pre-commit", "/p/pre-commit"}},
 		{src: "! cd src && echo x > f", writes: []string{"/p/src/f", "/p/f"}},
+		{src: "HOME=~/x; echo > $HOME/.bashrc", writes: []string{"/h/x/.bashrc"}},
+		{src: "HOME=$Y; echo > ~/.bashrc", writes: []string{"?"}},
 		{src: `sh -c "rm $'-rf'"`, forms: []string{"rm -rf"}, una: true},
 		{src: "sh -c 'timeout 5 ls'", forms: []string{"ls"}},
 		{src: "sh -c 'coproc ls'", una: true},

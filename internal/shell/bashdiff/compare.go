@@ -348,6 +348,12 @@ func (m *matcher) commandsFor(argv []string, prog string) []*shell.Command {
 			}
 		}
 	}
+	if len(out) == 0 && len(argv) > 1 && (prog == "/bin/sh" || prog == "/usr/bin/sh" || prog == "" && (argv[0] == "/bin/sh" || argv[0] == "sh")) {
+		// A file without a #! line that a POSIX shell could not execute
+		// (ENOEXEC) is run by /bin/sh: it is the command that named the
+		// file.
+		return m.commandsFor(argv[1:], "")
+	}
 	return out
 }
 
