@@ -1406,11 +1406,16 @@ func (in *inspector) awk(a *argv) bool {
 	return ro
 }
 
-// awkCommands returns the string literals an awk program runs as shell
-// commands: the argument of system(), and a string on either side of a
-// pipe.
-func awkCommands(prog string) []string {
-	var out []string
+// awkLit is a string literal of an awk program: its value and where it
+// starts and ends (the quotes included).
+type awkLit struct {
+	value      string
+	start, end int
+}
+
+// awkLiterals returns the string literals of an awk program, in order.
+func awkLiterals(prog string) []awkLit {
+	var out []awkLit
 	for i := 0; i < len(prog); i++ {
 		if prog[i] != '"' {
 			continue
@@ -1423,14 +1428,31 @@ func awkCommands(prog string) []string {
 			}
 			b.WriteByte(prog[i])
 		}
-		before := strings.TrimRight(prog[:start], " \t")
-		after := ""
-		if i+1 <= len(prog) {
-			after = strings.TrimLeft(prog[min(i+1, len(prog)):], " \t")
-		}
+		out = append(out, awkLit{value: b.String(), start: start, end: min(i+1, len(prog))})
+	}
+	return out
+}
+
+// awkStrings returns the values of an awk program's string literals.
+func awkStrings(prog string) []string {
+	var out []string
+	for _, l := range awkLiterals(prog) {
+		out = append(out, l.value)
+	}
+	return out
+}
+
+// awkCommands returns the string literals an awk program runs as shell
+// commands: the argument of system(), and a string on either side of a
+// pipe.
+func awkCommands(prog string) []string {
+	var out []string
+	for _, l := range awkLiterals(prog) {
+		before := strings.TrimRight(prog[:l.start], " \t")
+		after := strings.TrimLeft(prog[l.end:], " \t")
 		if strings.HasSuffix(before, "system(") || strings.HasSuffix(before, "|") && !strings.HasSuffix(before, "||") ||
 			strings.HasPrefix(after, "|") && !strings.HasPrefix(after, "||") {
-			out = append(out, b.String())
+			out = append(out, l.value)
 		}
 	}
 	return out
@@ -1439,44 +1461,28 @@ func awkCommands(prog string) []string {
 // awkDynamicOutput reports an output redirection or pipe whose target is
 // not a string literal (print > $1).
 func awkDynamicOutput(prog string) bool {
-	for i := 0; i < len(prog); i++ {
-		switch prog[i] {
-		case '"':
-			for i++; i < len(prog) && prog[i] != '"'; i++ {
-				if prog[i] == '\\' {
-					i++
-				}
-			}
-		case '>', '|':
-			j := i + 1
-			for j < len(prog) && (prog[j] == '>' || prog[j] == '|' || prog[j] == ' ' || prog[j] == '\t') {
-				j++
-			}
-			if j < len(prog) && prog[j] != '"' {
+	lits := awkLiterals(prog)
+	inLit := func(i int) bool {
+		for _, l := range lits {
+			if l.start <= i && i < l.end {
 				return true
 			}
 		}
+		return false
 	}
-	return false
-}
-
-// awkStrings returns the string literals of an awk program.
-func awkStrings(prog string) []string {
-	var out []string
 	for i := 0; i < len(prog); i++ {
-		if prog[i] != '"' {
+		if (prog[i] != '>' && prog[i] != '|') || inLit(i) {
 			continue
 		}
-		var b strings.Builder
-		for i++; i < len(prog) && prog[i] != '"'; i++ {
-			if prog[i] == '\\' && i+1 < len(prog) {
-				i++
-			}
-			b.WriteByte(prog[i])
+		j := i + 1
+		for j < len(prog) && strings.IndexByte(">| \t", prog[j]) >= 0 {
+			j++
 		}
-		out = append(out, b.String())
+		if j < len(prog) && prog[j] != '"' {
+			return true
+		}
 	}
-	return out
+	return false
 }
 
 // awkDangerous reports whether an awk program may run commands or write

@@ -347,9 +347,34 @@ func TestOptionAwarePatterns(t *testing.T) {
 		if got != tt.deny {
 			t.Errorf("%q against %q: deny match = %v, want %v", tt.pat, tt.cmd, got, tt.deny)
 		}
-		// Allow patterns match as written.
-		if allow := p.Match(a.Commands[0].Words, false); allow && tt.cmd != tt.pat && !strings.HasPrefix(tt.cmd, strings.TrimSuffix(tt.pat, ":*")) {
-			t.Errorf("%q against %q: allow reading matched", tt.pat, tt.cmd)
+	}
+}
+
+// Allow patterns match options as written: another spelling or order is
+// not approved.
+func TestOptionPatternsAllowAsWritten(t *testing.T) {
+	tests := []struct {
+		pat, cmd string
+		allow    bool
+	}{
+		{"rm -rf:*", "rm -rf x", true},
+		{"rm -rf:*", "rm -fr x", false},
+		{"rm -rf:*", "rm -r -f x", false},
+		{"rm -rf:*", "rm --recursive --force x", false},
+		{"git push --force:*", "git push --force origin", true},
+		{"git push --force:*", "git push -f origin", false},
+	}
+	for _, tt := range tests {
+		p, err := CompilePattern(tt.pat)
+		if err != nil {
+			t.Fatalf("%q: %v", tt.pat, err)
+		}
+		a := Analyze(tt.cmd, Options{Cwd: "/p", Home: "/h"})
+		if got := p.Match(a.Commands[0].Words, false); got != tt.allow {
+			t.Errorf("%q against %q: allow match = %v, want %v", tt.pat, tt.cmd, got, tt.allow)
+		}
+		if !p.Match(a.Commands[0].Words, true) {
+			t.Errorf("%q against %q: deny reading does not match", tt.pat, tt.cmd)
 		}
 	}
 }
