@@ -80,6 +80,9 @@ Commands:
 	hook      be the pre-tool-use hook of claude, gemini, codex or cursor
 	          (hook install|uninstall CLIENT adds or removes it)
 	audit     query the SQLite audit log
+	mcp       gate MCP servers for any MCP client (mcp wrap|unwrap|lock)
+	serve     run the decision service for a fleet of agents
+	approvals list and answer the pending asks of a decision service
 	version   print the version
 
 Run "toolgate <command> --help" for a command's flags.
@@ -111,6 +114,12 @@ func (c *cli) main(args []string) int {
 		return c.hook(rest)
 	case "audit":
 		return c.audit(rest)
+	case "mcp":
+		return c.mcp(rest)
+	case "serve":
+		return c.serve(rest)
+	case "approvals":
+		return c.approvals(rest)
 	case "help", "-h", "-help", "--help":
 		if len(rest) > 0 && rest[0] != "help" && !strings.HasPrefix(rest[0], "-") {
 			return c.main([]string{rest[0], "--help"})
