@@ -54,6 +54,9 @@ type Analysis struct {
 	// ReadOnly reports that every command is read-only, nothing is
 	// unanalysable and no unsafe assignment is made.
 	ReadOnly bool
+
+	// mem backs the commands, paths and word lists above.
+	mem arena
 }
 
 // Issue is one reason a command string cannot be analysed.
@@ -173,8 +176,9 @@ type PathRef struct {
 // Unanalysable issue.
 func Analyze(src string, opts Options) (res *Analysis) {
 	res = &Analysis{}
+	res.mem.init()
 	an := analyzerPool.Get().(*analyzer)
-	*an = analyzer{opts: opts, res: res, parser: an.parser}
+	*an = analyzer{opts: opts, res: res, parser: an.parser, tmp: an.tmp}
 	defer func() {
 		if r := recover(); r != nil {
 			res.Unanalysable = append(res.Unanalysable, Issue{Part: src, Message: fmt.Sprintf("internal error: %v", r)})
@@ -193,6 +197,7 @@ func Analyze(src string, opts Options) (res *Analysis) {
 		// An option changed inside a loop: globs anywhere may match
 		// dot-files.
 		*res = Analysis{}
+		res.mem.init()
 		an.nCmds, an.tooMany, an.tooDeep, an.loops = 0, false, false, 0
 		an.x = &analyzerExtra{dotGlobs: true}
 		an.run(src, dir)
@@ -226,6 +231,12 @@ type analyzer struct {
 	// reading them allocates nothing.
 	argvs     [2]argv
 	argvDepth int
+	// tmp is scratch space that lives only as long as one analysis and is
+	// kept, cleared, across analyses.
+	tmp scratch
+	// rd feeds the parser (each parse reads its string to the end before
+	// the next begins).
+	rd strings.Reader
 }
 
 // loop walks the body of a loop (its condition, body and step). A body
@@ -321,8 +332,11 @@ type scriptEnd struct {
 // release returns the analyzer (with its parser) to the pool; nothing it
 // holds may be used after.
 func (an *analyzer) release() {
-	parser := an.parser
-	*an = analyzer{parser: parser}
+	// Analyze sets every field again; drop only what would keep the last
+	// command alive.
+	an.tmp.reset()
+	an.rd.Reset("")
+	an.res, an.x, an.hashed = nil, nil, nil
 	analyzerPool.Put(an)
 }
 
@@ -337,7 +351,7 @@ func (an *analyzer) run(src, dir string) {
 	an.script(src, 0, dir, nil, "")
 	for _, c := range an.res.Commands {
 		if len(c.alts) > 0 {
-			placeAlts(c)
+			an.placeAlts(c)
 		}
 	}
 }
@@ -354,8 +368,8 @@ type scope struct {
 	alts *[]string
 }
 
-func (sc scope) sub() scope {
-	ds := &dirState{dir: *sc.dir}
+func (an *analyzer) sub(sc scope) scope {
+	ds := an.tmp.dirState(*sc.dir)
 	if sc.alts != nil {
 		ds.alts = append(ds.alts, *sc.alts...)
 	}
@@ -387,7 +401,7 @@ func (an *analyzer) seqStmt(s *syntax.Stmt, sc scope) {
 	}
 	if s.Background {
 		// A background job runs in a subshell: its cd moves nothing here.
-		an.stmt(s, sc.sub())
+		an.stmt(s, an.sub(sc))
 		return
 	}
 	an.stmt(s, sc)
@@ -457,7 +471,7 @@ func netRedirect(refs []PathRef) bool {
 // placeAlts adds, for every relative path a command names, its placement
 // in each other directory the command may run in: deny sees each, allow
 // and the workspace test need all.
-func placeAlts(c *Command) {
+func (an *analyzer) placeAlts(c *Command) {
 	for _, list := range []*[]PathRef{&c.Writes, &c.Redirects, &c.Reads, &c.Searches, &c.ArgPaths} {
 		n := len(*list)
 		for i := 0; i < n; i++ {
@@ -466,7 +480,7 @@ func placeAlts(c *Command) {
 				continue
 			}
 			for _, d := range c.alts {
-				*list = appendRef(*list, PathRef{Text: r.Text, Path: path.Join(d, r.Text), Glob: r.Glob})
+				*list = an.appendRef(*list, PathRef{Text: r.Text, Path: path.Join(d, r.Text), Glob: r.Glob})
 			}
 		}
 	}
@@ -502,7 +516,8 @@ func (an *analyzer) parse(src string) ([]*syntax.Stmt, error) {
 	if an.parser == nil {
 		an.parser = parserPool.Get().(*syntax.Parser)
 	}
-	f, err := an.parser.Parse(strings.NewReader(src), "")
+	an.rd.Reset(src)
+	f, err := an.parser.Parse(&an.rd, "")
 	if f == nil {
 		return nil, err
 	}
@@ -527,7 +542,7 @@ func (an *analyzer) script(src string, depth int, dir string, io *redirInfo, par
 			}
 		}
 	}
-	ds := &dirState{dir: dir}
+	ds := an.tmp.dirState(dir)
 	sc := scope{src: walked, depth: depth, dir: &ds.dir, io: io, alts: &ds.alts}
 	for _, s := range stmts {
 		an.safeStmt(s, sc)
@@ -658,11 +673,12 @@ func (an *analyzer) deep(part string) {
 }
 
 func (an *analyzer) newCommand(text string, sc scope) *Command {
-	c := &Command{Text: text, Depth: sc.depth, Dir: *sc.dir}
+	c := an.res.mem.command()
+	c.Text, c.Depth, c.Dir = text, sc.depth, *sc.dir
 	if sc.alts != nil && len(*sc.alts) > 0 && c.Dir != "" {
 		c.alts = append([]string(nil), *sc.alts...)
 	}
-	an.res.Commands = append(an.res.Commands, c)
+	an.res.Commands = an.res.mem.addCommand(an.res.Commands, c)
 	an.nCmds++
 	if an.nCmds > MaxCommands && !an.tooMany {
 		an.tooMany = true
@@ -685,7 +701,7 @@ func (an *analyzer) stmts(list []*syntax.Stmt, sc scope) {
 
 // nested returns the scope for a subshell-like construct.
 func (an *analyzer) nested(sc scope, n syntax.Node) scope {
-	sc = sc.sub()
+	sc = an.sub(sc)
 	sc.depth++
 	sc.cmd = nil
 	if sc.depth > MaxDepth {
@@ -750,7 +766,7 @@ func (an *analyzer) command(s *syntax.Stmt, sc, inner scope, io *redirInfo) {
 		}
 		part := func(st *syntax.Stmt, op syntax.BinCmdOperator) {
 			if op == syntax.Pipe || op == syntax.PipeAll {
-				an.stmt(st, inner.sub())
+				an.stmt(st, an.sub(inner))
 			} else {
 				an.stmt(st, inner)
 			}
@@ -841,7 +857,7 @@ func (an *analyzer) command(s *syntax.Stmt, sc, inner scope, io *redirInfo) {
 			an.stmts(it.Stmts, inner)
 		}
 	case *syntax.FuncDecl:
-		fs := inner.sub()
+		fs := an.sub(inner)
 		an.stmt(cm.Body, fs)
 		if cm.Name != nil {
 			x := an.extra()
@@ -1067,7 +1083,7 @@ func (an *analyzer) call(ce *syntax.CallExpr, s *syntax.Stmt, sc scope) {
 			an.promptCode(a, sc)
 		}
 	}
-	ws := make([]wordInfo, len(ce.Args))
+	ws := take(&an.tmp.words, len(ce.Args), len(ce.Args), 16)
 	for i, w := range ce.Args {
 		ws[i] = evalWord(w, sc.src)
 	}
@@ -1409,11 +1425,11 @@ func (an *analyzer) applyIO(c *Command, io *redirInfo) {
 		return
 	}
 	for _, w := range io.writes {
-		c.Redirects = appendRef(c.Redirects, w)
-		c.Writes = appendRef(c.Writes, w)
+		c.Redirects = an.appendRef(c.Redirects, w)
+		c.Writes = an.appendRef(c.Writes, w)
 	}
 	for _, r := range io.reads {
-		c.Reads = appendRef(c.Reads, r)
+		c.Reads = an.appendRef(c.Reads, r)
 	}
 	if io.stdinSet {
 		c.Stdin, c.StdinStatic = io.stdin, io.stdinStatic
@@ -1427,17 +1443,8 @@ func (an *analyzer) applyIO(c *Command, io *redirInfo) {
 	}
 }
 
-func appendRef(list []PathRef, r PathRef) []PathRef {
-	if len(list) > 64 {
-		// Keep huge commands linear; duplicates are harmless.
-		return append(list, r)
-	}
-	for _, x := range list {
-		if x == r {
-			return list
-		}
-	}
-	return append(list, r)
+func (an *analyzer) appendRef(list []PathRef, r PathRef) []PathRef {
+	return an.res.mem.appendRef(list, r)
 }
 
 // walkWord finds the commands nested in a word and the parts of it that

@@ -28,7 +28,7 @@ func (an *analyzer) classify(c *Command, ws []wordInfo, sc scope) {
 		}
 		words, stripped = next[0], true
 	}
-	c.Words = values(words)
+	c.Words = an.res.mem.values(words)
 	forms := [][]wordInfo{words}
 	add := func(f []wordInfo) {
 		if len(f) == 0 || len(forms) >= maxForms {
@@ -59,12 +59,13 @@ func (an *analyzer) classify(c *Command, ws []wordInfo, sc scope) {
 		add(baseNameForm(f))
 		add(globalOptsForm(f))
 	}
-	c.Forms = make([][]Word, len(forms))
+	c.Forms = an.res.mem.formList(len(forms))
 	c.Forms[0] = c.Words
 	for i := 1; i < len(forms); i++ {
-		c.Forms[i] = values(forms[i])
+		c.Forms[i] = an.res.mem.values(forms[i])
 	}
-	ins := inspector{an: an, c: c, sc: sc, dir: dir}
+	ins := an.tmp.inspector()
+	*ins = inspector{an: an, c: c, sc: sc, dir: dir}
 	for i, f := range forms {
 		ins.inspect(f, i == 0, i < len(through) && through[i])
 	}

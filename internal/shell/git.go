@@ -70,9 +70,9 @@ func (in *inspector) gitGrep(a *argv) bool {
 	// Revisions and paths are not told apart; every operand is searched.
 	if len(ops) == 0 {
 		if in.dir != "" {
-			in.c.Searches = appendRef(in.c.Searches, PathRef{Text: ".", Path: in.dir})
+			in.c.Searches = in.an.appendRef(in.c.Searches, PathRef{Text: ".", Path: in.dir})
 		} else {
-			in.c.Searches = appendRef(in.c.Searches, PathRef{Text: ".", Dynamic: true})
+			in.c.Searches = in.an.appendRef(in.c.Searches, PathRef{Text: ".", Dynamic: true})
 		}
 	}
 	in.search(ops...)
@@ -128,7 +128,7 @@ func (in *inspector) gitWorktree(pa *argv) bool {
 	if in.dir != "" {
 		in.writeDir(in.dir)
 	} else {
-		in.c.Writes = appendRef(in.c.Writes, PathRef{Text: ".", Dynamic: true})
+		in.c.Writes = in.an.appendRef(in.c.Writes, PathRef{Text: ".", Dynamic: true})
 	}
 	sub := strings.TrimPrefix(pa.name, "git ")
 	a := parseArgv(pa.args, "mbBCoSX", " --message --branch --depth --origin --template --separate-git-dir ")

@@ -30,7 +30,7 @@ func (in *inspector) refs(w wordInfo) []PathRef { return in.an.pathRefs(w, in.di
 func (in *inspector) write(ws ...wordInfo) {
 	for _, w := range ws {
 		for _, r := range in.refs(w) {
-			in.c.Writes = appendRef(in.c.Writes, r)
+			in.c.Writes = in.an.appendRef(in.c.Writes, r)
 		}
 	}
 }
@@ -60,7 +60,7 @@ func (in *inspector) read(ws ...wordInfo) {
 			continue
 		}
 		for _, r := range in.refs(w) {
-			in.c.Reads = appendRef(in.c.Reads, r)
+			in.c.Reads = in.an.appendRef(in.c.Reads, r)
 		}
 	}
 }
@@ -72,17 +72,17 @@ func (in *inspector) search(ws ...wordInfo) {
 			continue
 		}
 		for _, r := range in.refs(w) {
-			in.c.Searches = appendRef(in.c.Searches, r)
+			in.c.Searches = in.an.appendRef(in.c.Searches, r)
 		}
 	}
 }
 
 func (in *inspector) searchDir() {
-	in.c.Searches = appendRef(in.c.Searches, PathRef{Text: ".", Path: in.dir})
+	in.c.Searches = in.an.appendRef(in.c.Searches, PathRef{Text: ".", Path: in.dir})
 }
 
 func (in *inspector) writeDir(d string) {
-	in.c.Writes = appendRef(in.c.Writes, PathRef{Text: ".", Path: d})
+	in.c.Writes = in.an.appendRef(in.c.Writes, PathRef{Text: ".", Path: d})
 }
 
 func (in *inspector) remove(w wordInfo) {
@@ -1382,7 +1382,7 @@ func (in *inspector) awk(a *argv) bool {
 					in.runScript(cmd, false)
 				}
 				if awkDynamicOutput(prog.Value) {
-					in.c.Writes = appendRef(in.c.Writes, PathRef{Text: "…", Dynamic: true})
+					in.c.Writes = in.an.appendRef(in.c.Writes, PathRef{Text: "…", Dynamic: true})
 				}
 			}
 		}

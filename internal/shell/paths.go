@@ -39,12 +39,12 @@ func (an *analyzer) pathRefs(w wordInfo, dir string) []PathRef {
 			}
 		}
 		if len(refs) == 0 {
-			refs = []PathRef{{Text: w.Value, Dynamic: true}}
+			refs = an.res.mem.ref(PathRef{Text: w.Value, Dynamic: true})
 		}
 		return refs
 	}
 	if !w.glob {
-		return []PathRef{{Text: w.Value, Path: resolve(w.Value, dir, an.opts.Home)}}
+		return an.res.mem.ref(PathRef{Text: w.Value, Path: resolve(w.Value, dir, an.opts.Home)})
 	}
 	refs := []PathRef{{Text: w.Value, Path: resolve(w.Value, dir, an.opts.Home), Glob: true}}
 	names := []string{w.pat}
@@ -155,7 +155,7 @@ func dotComponent(c string) string {
 // argument paths of c.
 func (an *analyzer) argPaths(c *Command, w wordInfo) {
 	for _, r := range an.pathRefs(w, c.Dir) {
-		c.ArgPaths = appendRef(c.ArgPaths, r)
+		c.ArgPaths = an.appendRef(c.ArgPaths, r)
 	}
 	if !w.Static || w.xargs {
 		return
@@ -169,7 +169,7 @@ func (an *analyzer) argPaths(c *Command, w wordInfo) {
 				continue
 			}
 			r := PathRef{Text: part, Path: resolve(part, c.Dir, an.opts.Home), Glob: w.glob && hasGlobMeta(part)}
-			c.ArgPaths = appendRef(c.ArgPaths, r)
+			c.ArgPaths = an.appendRef(c.ArgPaths, r)
 		}
 	}
 }

@@ -56,7 +56,10 @@ func CompilePattern(spec string) (*Pattern, error) {
 	if i := strings.IndexByte(spec, 0); i >= 0 {
 		return nil, &PatternError{Offset: i, Msg: "NUL byte in command pattern"}
 	}
-	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	// One pooled parser serves every pattern compiled on this goroutine
+	// (the words it returns do not refer back to it).
+	p := parserPool.Get().(*syntax.Parser)
+	defer parserPool.Put(p)
 	var words []*syntax.Word
 	var perr error
 	for w, err := range p.WordsSeq(strings.NewReader(spec)) {

@@ -118,18 +118,18 @@ func (an *analyzer) wrapperForms(c *Command, f []wordInfo, allowOnly bool) (form
 		switch o.def.eff {
 		case effWrite:
 			for _, r := range an.pathRefs(o.val, c.Dir) {
-				c.Writes = appendRef(c.Writes, r)
+				c.Writes = an.appendRef(c.Writes, r)
 			}
 		case effRead:
 			for _, r := range an.pathRefs(o.val, c.Dir) {
-				c.Reads = appendRef(c.Reads, r)
+				c.Reads = an.appendRef(c.Reads, r)
 			}
 		}
 	}
 	if f[0].Value == "flock" && a.rest < len(args) && !(args[a.rest].Static && isDigits(args[a.rest].Value)) {
 		// flock opens (and creates) its lock file.
 		for _, r := range an.pathRefs(args[a.rest], c.Dir) {
-			c.Writes = appendRef(c.Writes, r)
+			c.Writes = an.appendRef(c.Writes, r)
 		}
 	}
 	if f[0].Value == "flock" && a.rest+1 < len(args) && args[a.rest+1].Static && (args[a.rest+1].Value == "-c" || args[a.rest+1].Value == "--command") {

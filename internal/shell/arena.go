@@ -1,0 +1,130 @@
+package shell
+
+// arena hands out the commands, path references and word lists of one
+// analysis from a few shared backing arrays, so that a typical command
+// string costs a handful of heap allocations instead of one for every
+// command, path and word list. Everything it hands out belongs to the
+// Analysis that holds it: chunks are never reused, so a slice handed out
+// stays valid for as long as the Analysis is reachable.
+//
+// Every slice comes with a capacity that no other slice shares (a full
+// slice expression), so appending to it never writes into a neighbour.
+type arena struct {
+	cmds  []Command
+	ptrs  []*Command
+	refs  []PathRef
+	words []Word
+	forms [][]Word
+
+	// The first chunks are part of the Analysis itself: a simple command
+	// needs no allocation beyond it.
+	cmd0  [1]Command
+	ptr0  [1]*Command
+	ref0  [2]PathRef
+	word0 [4]Word
+	form0 [1][]Word
+}
+
+// init points the arena at its inline chunks.
+func (a *arena) init() {
+	a.cmds, a.ptrs, a.refs, a.words, a.forms = a.cmd0[:0], a.ptr0[:0], a.ref0[:0], a.word0[:0], a.form0[:0]
+}
+
+// take returns a slice of length n and capacity c (c >= n) carved from
+// *pool, starting a new chunk of at least min elements when the current
+// one is too short.
+func take[T any](pool *[]T, n, c, min int) []T {
+	if cap(*pool)-len(*pool) < c {
+		*pool = make([]T, 0, max(c, min, 2*cap(*pool)))
+	}
+	i := len(*pool)
+	*pool = (*pool)[:i+c]
+	return (*pool)[i : i+n : i+c]
+}
+
+// command returns a new zero Command.
+func (a *arena) command() *Command {
+	return &take(&a.cmds, 1, 1, 2)[0]
+}
+
+// addCommand appends c to list, growing it inside the arena.
+func (a *arena) addCommand(list []*Command, c *Command) []*Command {
+	if len(list) == cap(list) {
+		grown := take(&a.ptrs, len(list), 2*len(list)+1, 4)
+		copy(grown, list)
+		list = grown
+	}
+	return append(list, c)
+}
+
+// ref returns a one-element list holding r.
+func (a *arena) ref(r PathRef) []PathRef {
+	s := take(&a.refs, 1, 1, 4)
+	s[0] = r
+	return s
+}
+
+// appendRef appends r to list unless list already holds it, growing the
+// list inside the arena.
+func (a *arena) appendRef(list []PathRef, r PathRef) []PathRef {
+	if len(list) > 64 {
+		// Keep huge commands linear; duplicates are harmless.
+		return append(list, r)
+	}
+	for _, x := range list {
+		if x == r {
+			return list
+		}
+	}
+	if len(list) == cap(list) {
+		grown := take(&a.refs, len(list), 2*len(list)+1, 4)
+		copy(grown, list)
+		list = grown
+	}
+	return append(list, r)
+}
+
+// values returns the words of ws.
+func (a *arena) values(ws []wordInfo) []Word {
+	out := take(&a.words, len(ws), len(ws), 8)
+	for i, w := range ws {
+		out[i] = w.Word
+	}
+	return out
+}
+
+// forms returns an empty list of forms with room for n.
+func (a *arena) formList(n int) [][]Word {
+	return take(&a.forms, n, n, 2)
+}
+
+// scratch is the analyzer's working memory that nothing in an Analysis
+// points to: word lists being classified, directory states and
+// inspectors. It is carved like an arena during one analysis and cleared
+// (so that it holds no pointers into the last command) when the analyzer
+// goes back to its pool.
+type scratch struct {
+	words []wordInfo
+	dirs  []dirState
+	ins   []inspector
+}
+
+func (s *scratch) dirState(dir string) *dirState {
+	d := &take(&s.dirs, 1, 1, 8)[0]
+	d.dir = dir
+	return d
+}
+
+func (s *scratch) inspector() *inspector {
+	return &take(&s.ins, 1, 1, 4)[0]
+}
+
+// reset clears what the last analysis used and keeps the newest chunks.
+func (s *scratch) reset() {
+	clear(s.words)
+	s.words = s.words[:0]
+	clear(s.dirs)
+	s.dirs = s.dirs[:0]
+	clear(s.ins)
+	s.ins = s.ins[:0]
+}
