@@ -1,0 +1,53 @@
+// Package mcpwrap rewrites an MCP client's configuration so that each of its
+// MCP servers runs behind the toolgate MCP proxy ("toolgate mcp wrap"), and
+// puts the configuration back ("toolgate mcp unwrap").
+//
+// A wrapped stdio server entry keeps every field it had; only its command
+// and arguments change, from
+//
+//	"command": "npx", "args": ["-y", "@modelcontextprotocol/server-filesystem", "/srv"]
+//
+// to
+//
+//	"command": "/usr/local/bin/toolgate",
+//	"args": ["mcp", "--upstream-name=fs", "--", "npx", "-y", "@modelcontextprotocol/server-filesystem", "/srv"]
+//
+// so the client starts the proxy with the entry's environment, working
+// directory and timeouts, and the proxy starts the original server. No field
+// a client does not know is ever added: Claude Code, Gemini CLI, Codex and
+// Cursor would each either reject it or drop it when they rewrite the file.
+//
+// # Restoring exactly
+//
+// Edits are splices: the parsers here keep every value's byte span, and a
+// wrap replaces only the spans of an entry's command and arguments (in
+// Codex's config.toml, only those lines of the [mcp_servers.NAME] table), so
+// comments, key order, spacing and the rest of the file stay byte for byte
+// as they were. The original text of every wrapped entry is recorded in a
+// state file next to the configuration (FILE.toolgate-mcpwrap.json, with the
+// configuration's permissions, holding also a copy of the file as it was
+// before the first wrap). Unwrap splices the recorded text back, so a file
+// nobody touched in between comes back byte for byte; a file edited
+// elsewhere keeps those edits and gets only its entries back.
+//
+// The record is a convenience, not an authority: it is used only when
+// putting it back yields exactly what the wrapped entry itself says (its
+// upstream command and arguments after "--", every other field unchanged).
+// An entry edited while wrapped, or a state file that is missing or was
+// altered, is restored from the wrapped entry's own content instead.
+//
+// # Refusing
+//
+// Wrap refuses, naming the file and the entry, whatever it could not put
+// back or could not carry through the proxy: files it cannot parse (with the
+// line and column), entries that are not objects, have no command, have
+// arguments that are not strings, carry fields whose meaning behind a proxy
+// is unknown, or reach a server by URL (the proxy fronts stdio servers;
+// see [Refusal]). By default a refusal of any selected entry means nothing
+// is written; [Options.Partial] wraps the others.
+//
+// Every edit is checked before it is written: the new text is parsed again
+// and must mean exactly the old configuration with only the intended
+// commands and arguments changed. Files are replaced atomically (a
+// temporary file renamed over the target), keeping their permissions.
+package mcpwrap
