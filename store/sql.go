@@ -1,0 +1,559 @@
+package store
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+)
+
+// dialect is what differs between the databases.
+type dialect struct {
+	name string
+	// dollar numbers placeholders $1, $2 (PostgreSQL) instead of ?.
+	dollar bool
+	// serial is the column type of an auto-incremented key.
+	serial string
+	// lock, run first in a migration transaction, serialises migrations of
+	// replicas starting together ("" when the transaction itself does).
+	lock string
+	// notify, if set, announces a change of topic inside tx (delivered on
+	// commit to every replica).
+	notify func(ctx context.Context, tx *sql.Tx, topic string) error
+}
+
+// sqlStore implements Store over database/sql.
+type sqlStore struct {
+	db   *sql.DB
+	d    dialect
+	subs *broker
+	// closers run at Close, before the database is closed.
+	closers []func()
+	// queries caches rebound query text.
+	queries sync.Map
+}
+
+// q rebinds a query written with ? placeholders for the dialect.
+func (s *sqlStore) q(query string) string {
+	if !s.d.dollar {
+		return query
+	}
+	if v, ok := s.queries.Load(query); ok {
+		return v.(string)
+	}
+	var b strings.Builder
+	n := 0
+	for i := 0; i < len(query); i++ {
+		if query[i] == '?' {
+			n++
+			b.WriteString("$" + strconv.Itoa(n))
+			continue
+		}
+		b.WriteByte(query[i])
+	}
+	out := b.String()
+	s.queries.Store(query, out)
+	return out
+}
+
+// migrations are the schema versions, in order; {serial} is the dialect's
+// auto-incremented key type. A migration is never edited once released:
+// changes are new migrations.
+var migrations = []string{
+	// 1: approvals, session rules, decision log.
+	`CREATE TABLE approvals (
+		id TEXT PRIMARY KEY,
+		digest TEXT NOT NULL,
+		tool TEXT NOT NULL,
+		input TEXT NOT NULL,
+		cwd TEXT NOT NULL,
+		agent TEXT NOT NULL,
+		session TEXT NOT NULL,
+		caller TEXT NOT NULL,
+		revision TEXT NOT NULL,
+		prompt TEXT NOT NULL,
+		suggestions TEXT NOT NULL,
+		created_ms BIGINT NOT NULL,
+		expires_ms BIGINT NOT NULL,
+		state TEXT NOT NULL,
+		answered_ms BIGINT NOT NULL DEFAULT 0,
+		approver TEXT NOT NULL DEFAULT '',
+		note TEXT NOT NULL DEFAULT '',
+		used_ms BIGINT NOT NULL DEFAULT 0
+	);
+	CREATE INDEX approvals_by_digest ON approvals (digest, state);
+	CREATE INDEX approvals_by_state ON approvals (state, created_ms);
+	CREATE TABLE session_rules (
+		session TEXT NOT NULL,
+		effect TEXT NOT NULL,
+		rule TEXT NOT NULL,
+		author TEXT NOT NULL,
+		created_ms BIGINT NOT NULL,
+		PRIMARY KEY (session, effect, rule)
+	);
+	CREATE TABLE decision_log (
+		seq {serial},
+		time_ms BIGINT NOT NULL,
+		event TEXT NOT NULL,
+		caller TEXT NOT NULL,
+		agent TEXT NOT NULL,
+		session TEXT NOT NULL,
+		tool TEXT NOT NULL,
+		digest TEXT NOT NULL,
+		outcome TEXT NOT NULL,
+		kind TEXT NOT NULL,
+		rule TEXT NOT NULL,
+		revision TEXT NOT NULL,
+		approval TEXT NOT NULL,
+		approver TEXT NOT NULL,
+		message TEXT NOT NULL,
+		micros BIGINT NOT NULL
+	);
+	CREATE INDEX decision_log_by_time ON decision_log (time_ms)`,
+}
+
+// migrate applies the migrations not yet applied, each in a transaction
+// that records its version.
+func (s *sqlStore) migrate(ctx context.Context) error {
+	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_ms BIGINT NOT NULL)`); err != nil {
+		return fmt.Errorf("creating schema_migrations: %w", err)
+	}
+	for i, m := range migrations {
+		version := i + 1
+		if err := s.apply(ctx, version, m); err != nil {
+			return fmt.Errorf("migration %d: %w", version, err)
+		}
+	}
+	return nil
+}
+
+func (s *sqlStore) apply(ctx context.Context, version int, m string) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	if s.d.lock != "" {
+		if _, err := tx.ExecContext(ctx, s.d.lock); err != nil {
+			return err
+		}
+	}
+	var n int
+	if err := tx.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM schema_migrations WHERE version = ?`), version).Scan(&n); err != nil {
+		return err
+	}
+	if n > 0 {
+		return nil
+	}
+	for _, stmt := range strings.Split(strings.ReplaceAll(m, "{serial}", s.d.serial), ";") {
+		if strings.TrimSpace(stmt) == "" {
+			continue
+		}
+		if _, err := tx.ExecContext(ctx, stmt); err != nil {
+			return err
+		}
+	}
+	if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO schema_migrations (version, applied_ms) VALUES (?, ?)`), version, ms(time.Now())); err != nil {
+		return err
+	}
+	return tx.Commit()
+}
+
+// SchemaVersion is the number of migrations this package knows.
+func SchemaVersion() int { return len(migrations) }
+
+func ms(t time.Time) int64 {
+	if t.IsZero() {
+		return 0
+	}
+	return t.UnixMilli()
+}
+
+func fromMS(v int64) time.Time {
+	if v == 0 {
+		return time.Time{}
+	}
+	return time.UnixMilli(v).UTC()
+}
+
+const approvalCols = `id, digest, tool, input, cwd, agent, session, caller, revision, prompt, suggestions,
+	created_ms, expires_ms, state, answered_ms, approver, note, used_ms`
+
+type scanner interface{ Scan(...any) error }
+
+func scanApproval(r scanner) (Approval, error) {
+	var a Approval
+	var sugg string
+	var created, expires, answered, used int64
+	var state string
+	err := r.Scan(&a.ID, &a.Digest, &a.Tool, &a.Input, &a.Cwd, &a.Agent, &a.Session, &a.Caller, &a.Revision,
+		&a.Prompt, &sugg, &created, &expires, &state, &answered, &a.Approver, &a.Note, &used)
+	if err != nil {
+		return a, err
+	}
+	if err := json.Unmarshal([]byte(sugg), &a.Suggestions); err != nil {
+		return a, fmt.Errorf("approval %s: suggestions: %w", a.ID, err)
+	}
+	a.State = State(state)
+	a.Created, a.Expires, a.Answered, a.Used = fromMS(created), fromMS(expires), fromMS(answered), fromMS(used)
+	return a, nil
+}
+
+// withTx runs f in a transaction and, if it succeeds, announces topic.
+func (s *sqlStore) withTx(ctx context.Context, topic string, f func(tx *sql.Tx) (changed bool, err error)) error {
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	changed, err := f(tx)
+	if err != nil {
+		return err
+	}
+	if changed && s.d.notify != nil {
+		if err := s.d.notify(ctx, tx, topic); err != nil {
+			return err
+		}
+	}
+	if err := tx.Commit(); err != nil {
+		return err
+	}
+	if changed && s.d.notify == nil {
+		s.subs.publish(topic)
+	}
+	return nil
+}
+
+func (s *sqlStore) CreateApproval(ctx context.Context, a Approval) error {
+	if a.ID == "" || a.Digest == "" {
+		return errors.New("an approval needs an id and a digest")
+	}
+	if a.State == "" {
+		a.State = Pending
+	}
+	sugg, err := json.Marshal(nonNil(a.Suggestions))
+	if err != nil {
+		return err
+	}
+	return s.withTx(ctx, TopicApprovals, func(tx *sql.Tx) (bool, error) {
+		_, err := tx.ExecContext(ctx, s.q(`INSERT INTO approvals (`+approvalCols+`)
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+			a.ID, a.Digest, a.Tool, a.Input, a.Cwd, a.Agent, a.Session, a.Caller, a.Revision, a.Prompt, string(sugg),
+			ms(a.Created), ms(a.Expires), string(a.State), ms(a.Answered), a.Approver, a.Note, ms(a.Used))
+		return err == nil, err
+	})
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func (s *sqlStore) FindPending(ctx context.Context, k Key, now time.Time) (Approval, bool, error) {
+	row := s.db.QueryRowContext(ctx, s.q(`SELECT `+approvalCols+` FROM approvals
+		WHERE digest = ? AND agent = ? AND session = ? AND caller = ? AND state = 'pending' AND expires_ms > ?
+		ORDER BY created_ms DESC LIMIT 1`), k.Digest, k.Agent, k.Session, k.Caller, ms(now))
+	a, err := scanApproval(row)
+	if errors.Is(err, sql.ErrNoRows) {
+		return Approval{}, false, nil
+	}
+	return a, err == nil, err
+}
+
+func (s *sqlStore) Approval(ctx context.Context, id string) (Approval, error) {
+	a, err := scanApproval(s.db.QueryRowContext(ctx, s.q(`SELECT `+approvalCols+` FROM approvals WHERE id = ?`), id))
+	if errors.Is(err, sql.ErrNoRows) {
+		return a, ErrNotFound
+	}
+	return a, err
+}
+
+func (s *sqlStore) Approvals(ctx context.Context, f Filter) ([]Approval, error) {
+	limit := f.Limit
+	if limit <= 0 {
+		limit = 100
+	}
+	query := `SELECT ` + approvalCols + ` FROM approvals`
+	args := []any{}
+	if f.State != "" {
+		query += ` WHERE state = ?`
+		args = append(args, string(f.State))
+	}
+	query += ` ORDER BY created_ms DESC, id LIMIT ?`
+	args = append(args, limit)
+	rows, err := s.db.QueryContext(ctx, s.q(query), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Approval
+	for rows.Next() {
+		a, err := scanApproval(rows)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, a)
+	}
+	return out, rows.Err()
+}
+
+func (s *sqlStore) Answer(ctx context.Context, id string, ans Answer) (Approval, error) {
+	if ans.Approver == "" {
+		return Approval{}, errors.New("an answer needs the approver's identity")
+	}
+	state := Denied
+	if ans.Approve {
+		state = Approved
+	}
+	var out Approval
+	var found bool
+	err := s.withTx(ctx, TopicApprovals, func(tx *sql.Tx) (bool, error) {
+		row := tx.QueryRowContext(ctx, s.q(`UPDATE approvals
+			SET state = ?, answered_ms = ?, approver = ?, note = ?,
+				expires_ms = CASE WHEN CAST(? AS BIGINT) > 0 THEN CAST(? AS BIGINT) ELSE expires_ms END
+			WHERE id = ? AND state = 'pending' AND expires_ms > ?
+			RETURNING `+approvalCols), string(state), ms(ans.Now), ans.Approver, ans.Note,
+			ms(ans.UseBy), ms(ans.UseBy), id, ms(ans.Now))
+		var err error
+		out, err = scanApproval(row)
+		if errors.Is(err, sql.ErrNoRows) {
+			return false, nil
+		}
+		found = err == nil
+		return found, err
+	})
+	if err != nil || found {
+		return out, err
+	}
+	a, err := s.Approval(ctx, id)
+	switch {
+	case err != nil:
+		return a, err
+	case a.State != Pending:
+		return a, ErrNotPending
+	default:
+		return a, ErrExpired
+	}
+}
+
+func (s *sqlStore) Consume(ctx context.Context, k Key, now time.Time) (Approval, bool, error) {
+	var out Approval
+	var found bool
+	err := s.withTx(ctx, TopicApprovals, func(tx *sql.Tx) (bool, error) {
+		row := tx.QueryRowContext(ctx, s.q(`UPDATE approvals SET state = 'used', used_ms = ?
+			WHERE state = 'approved' AND expires_ms > ? AND id = (
+				SELECT id FROM approvals
+				WHERE digest = ? AND agent = ? AND session = ? AND caller = ? AND state = 'approved' AND expires_ms > ?
+				ORDER BY answered_ms, id LIMIT 1)
+			RETURNING `+approvalCols), ms(now), ms(now), k.Digest, k.Agent, k.Session, k.Caller, ms(now))
+		var err error
+		out, err = scanApproval(row)
+		if errors.Is(err, sql.ErrNoRows) {
+			return false, nil
+		}
+		found = err == nil
+		return found, err
+	})
+	if err != nil {
+		return Approval{}, false, err
+	}
+	return out, found, nil
+}
+
+func (s *sqlStore) Expire(ctx context.Context, now time.Time) ([]Approval, error) {
+	var out []Approval
+	err := s.withTx(ctx, TopicApprovals, func(tx *sql.Tx) (bool, error) {
+		rows, err := tx.QueryContext(ctx, s.q(`UPDATE approvals SET state = 'expired'
+			WHERE state IN ('pending', 'approved') AND expires_ms <= ? RETURNING `+approvalCols), ms(now))
+		if err != nil {
+			return false, err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			a, err := scanApproval(rows)
+			if err != nil {
+				return false, err
+			}
+			out = append(out, a)
+		}
+		return len(out) > 0, rows.Err()
+	})
+	return out, err
+}
+
+func (s *sqlStore) Count(ctx context.Context, st State) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM approvals WHERE state = ?`), string(st)).Scan(&n)
+	return n, err
+}
+
+func (s *sqlStore) SessionRules(ctx context.Context) ([]SessionRule, error) {
+	rows, err := s.db.QueryContext(ctx, `SELECT session, effect, rule, author, created_ms FROM session_rules ORDER BY session, effect, rule`)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []SessionRule
+	for rows.Next() {
+		var r SessionRule
+		var created int64
+		if err := rows.Scan(&r.Session, &r.Effect, &r.Rule, &r.Author, &created); err != nil {
+			return nil, err
+		}
+		r.Created = fromMS(created)
+		out = append(out, r)
+	}
+	return out, rows.Err()
+}
+
+func (s *sqlStore) AddSessionRule(ctx context.Context, r SessionRule) (bool, error) {
+	if r.Created.IsZero() {
+		r.Created = time.Now()
+	}
+	var added bool
+	err := s.withTx(ctx, TopicRules, func(tx *sql.Tx) (bool, error) {
+		res, err := tx.ExecContext(ctx, s.q(`INSERT INTO session_rules (session, effect, rule, author, created_ms)
+			VALUES (?, ?, ?, ?, ?) ON CONFLICT DO NOTHING`), r.Session, r.Effect, r.Rule, r.Author, ms(r.Created))
+		if err != nil {
+			return false, err
+		}
+		n, err := res.RowsAffected()
+		added = n > 0
+		return added, err
+	})
+	return added, err
+}
+
+func (s *sqlStore) RemoveSessionRule(ctx context.Context, r SessionRule) (bool, error) {
+	var removed bool
+	err := s.withTx(ctx, TopicRules, func(tx *sql.Tx) (bool, error) {
+		res, err := tx.ExecContext(ctx, s.q(`DELETE FROM session_rules WHERE session = ? AND effect = ? AND rule = ?`),
+			r.Session, r.Effect, r.Rule)
+		if err != nil {
+			return false, err
+		}
+		n, err := res.RowsAffected()
+		removed = n > 0
+		return removed, err
+	})
+	return removed, err
+}
+
+func (s *sqlStore) Log(ctx context.Context, entries []Entry) error {
+	if len(entries) == 0 {
+		return nil
+	}
+	tx, err := s.db.BeginTx(ctx, nil)
+	if err != nil {
+		return err
+	}
+	defer tx.Rollback()
+	const perStmt = 200 // rows per INSERT, well under both databases' parameter limits
+	for len(entries) > 0 {
+		n := min(len(entries), perStmt)
+		var b strings.Builder
+		b.WriteString(`INSERT INTO decision_log (time_ms, event, caller, agent, session, tool, digest, outcome, kind, rule, revision, approval, approver, message, micros) VALUES `)
+		args := make([]any, 0, n*15)
+		for i, e := range entries[:n] {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+			args = append(args, ms(e.Time), e.Event, e.Caller, e.Agent, e.Session, e.Tool, e.Digest, e.Outcome,
+				e.Kind, e.Rule, e.Revision, e.Approval, e.Approver, e.Message, e.Micros)
+		}
+		if _, err := tx.ExecContext(ctx, s.q(b.String()), args...); err != nil {
+			return err
+		}
+		entries = entries[n:]
+	}
+	return tx.Commit()
+}
+
+func (s *sqlStore) Entries(ctx context.Context, after int64, limit int) ([]Entry, error) {
+	if limit <= 0 {
+		limit = 1000
+	}
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT seq, time_ms, event, caller, agent, session, tool, digest, outcome, kind, rule,
+		revision, approval, approver, message, micros FROM decision_log WHERE seq > ? ORDER BY seq LIMIT ?`), after, limit)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Entry
+	for rows.Next() {
+		var e Entry
+		var t int64
+		if err := rows.Scan(&e.Seq, &t, &e.Event, &e.Caller, &e.Agent, &e.Session, &e.Tool, &e.Digest, &e.Outcome,
+			&e.Kind, &e.Rule, &e.Revision, &e.Approval, &e.Approver, &e.Message, &e.Micros); err != nil {
+			return nil, err
+		}
+		e.Time = fromMS(t)
+		out = append(out, e)
+	}
+	return out, rows.Err()
+}
+
+func (s *sqlStore) Subscribe(topic string) (<-chan struct{}, func()) { return s.subs.subscribe(topic) }
+
+func (s *sqlStore) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }
+
+func (s *sqlStore) Close() error {
+	for _, c := range s.closers {
+		c()
+	}
+	return s.db.Close()
+}
+
+// broker fans change signals out to subscribers, coalescing: a subscriber
+// that has not yet read the last signal misses nothing by not getting a
+// second.
+type broker struct {
+	mu   sync.Mutex
+	subs map[string]map[chan struct{}]struct{}
+}
+
+func newBroker() *broker { return &broker{subs: map[string]map[chan struct{}]struct{}{}} }
+
+func (b *broker) subscribe(topic string) (<-chan struct{}, func()) {
+	ch := make(chan struct{}, 1)
+	b.mu.Lock()
+	if b.subs[topic] == nil {
+		b.subs[topic] = map[chan struct{}]struct{}{}
+	}
+	b.subs[topic][ch] = struct{}{}
+	b.mu.Unlock()
+	var once sync.Once
+	return ch, func() {
+		once.Do(func() {
+			b.mu.Lock()
+			delete(b.subs[topic], ch)
+			b.mu.Unlock()
+		})
+	}
+}
+
+func (b *broker) publish(topic string) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for ch := range b.subs[topic] {
+		select {
+		case ch <- struct{}{}:
+		default:
+		}
+	}
+}
+
+// publishAll signals every topic (after a reconnection).
+func (b *broker) publishAll() {
+	for _, t := range []string{TopicApprovals, TopicRules} {
+		b.publish(t)
+	}
+}
