@@ -119,7 +119,7 @@ func (c *Config) AgentCanSee(agent, tool string) bool {
 	}
 	cc := c.toolCtx(tool)
 	for _, r := range e.rules.deny.all {
-		if r.spec == specNone && cc.ruleNamesTool(r) {
+		if r.bare() && cc.ruleNamesTool(r) {
 			return false
 		}
 	}

@@ -55,20 +55,6 @@ type toolOverride struct {
 	spec ToolSpec
 }
 
-// specKind says how a rule's specifier is read.
-type specKind uint8
-
-const (
-	specNone      specKind = iota // no specifier: every call of the tool
-	specShell                     // command pattern
-	specPath                      // path pattern
-	specDomain                    // domain:host
-	specURL                       // URL glob
-	specParam                     // key:pattern
-	specPrimary                   // glob over the primary field
-	specAnyString                 // no primary field: any string value (deny/ask only)
-)
-
 // crule is one compiled rule.
 type crule struct {
 	text    string
@@ -88,17 +74,11 @@ type crule struct {
 	mcpTool   *starGlob
 	noApprove bool // allow rule that approves nothing (Claude settings glob)
 
-	// specifier
-	spec      specKind
-	shellPat  *shell.Pattern
-	pathPat   *pathmatch.Pattern
-	domain    *urlmatch.Domain
-	urlPat    *urlmatch.URLPattern
-	paramKey  string
-	glob      starGlob
-	dualGlob  *starGlob // param-looking specifier also read as a primary glob
-	firstWord string    // shell: literal first word, for the index ("" if none)
-	pathKey   string    // path rules: the folded literal segment indexed on ("" if none)
+	// m matches the rule's specifier (match.go); anyMatcher when it has
+	// none.
+	m         matcher
+	firstWord string // shell: literal first word, for the index ("" if none)
+	pathKey   string // path rules: the folded literal segment indexed on ("" if none)
 }
 
 func (r *crule) reason(kind ReasonKind, part string) Reason {
@@ -135,8 +115,8 @@ func (ix *index) add(r *crule) {
 		} else {
 			ix.shellAny = append(ix.shellAny, r)
 		}
-	case r.isKind && r.spec == specPath && pathKey(r.pathPat.String()) != "":
-		key := pathKey(r.pathPat.String())
+	case r.isKind && r.pathPattern() != nil && pathKey(r.pathPattern().String()) != "":
+		key := pathKey(r.pathPattern().String())
 		r.pathKey = key
 		if ix.pathBy[r.kind] == nil {
 			ix.pathBy[r.kind] = map[string][]*crule{}
@@ -668,6 +648,7 @@ func (c *Config) compileRule(s RuleSpec, e Effect, l Layer) (*crule, *Diagnostic
 	}
 
 	// Specifier.
+	r.m = anyMatcher{}
 	if !pr.HasSpecifier() {
 		return r, nil
 	}
@@ -693,7 +674,7 @@ func (c *Config) compileRule(s RuleSpec, e Effect, l Layer) (*crule, *Diagnostic
 			}
 			return fail(off, "%v", err)
 		}
-		r.spec, r.shellPat = specShell, p
+		r.m = shellMatcher{p}
 		r.firstWord = literalFirstWord(spec, fold)
 	case KindRead, KindList, KindSearch, KindEdit:
 		mode := pathmatch.ForAllow
@@ -707,7 +688,7 @@ func (c *Config) compileRule(s RuleSpec, e Effect, l Layer) (*crule, *Diagnostic
 			}
 			return fail(off, "%v", err)
 		}
-		r.spec, r.pathPat = specPath, p
+		r.m = pathMatcher{p}
 	case KindFetch:
 		switch {
 		case strings.HasPrefix(spec, "domain:"):
@@ -718,7 +699,7 @@ func (c *Config) compileRule(s RuleSpec, e Effect, l Layer) (*crule, *Diagnostic
 				}
 				return fail(off, "%v", err)
 			}
-			r.spec, r.domain = specDomain, d
+			r.m = domainMatcher{d}
 		case strings.Contains(spec, "://"):
 			u, err := urlmatch.CompileURL(spec, fold)
 			if err != nil {
@@ -727,13 +708,13 @@ func (c *Config) compileRule(s RuleSpec, e Effect, l Layer) (*crule, *Diagnostic
 				}
 				return fail(off, "%v", err)
 			}
-			r.spec, r.urlPat = specURL, u
+			r.m = urlMatcher{u}
 		default:
 			key, pat, ok := splitParam(spec)
 			if !ok {
 				return fail(off, "a WebFetch specifier must be domain:HOST, a URL pattern with ://, or key:pattern")
 			}
-			r.spec, r.paramKey, r.glob = specParam, key, compileStarGlob(pat, fold)
+			r.m = paramMatcher{key: key, glob: compileStarGlob(pat, fold)}
 		}
 	default:
 		field := info.Field
@@ -741,18 +722,18 @@ func (c *Config) compileRule(s RuleSpec, e Effect, l Layer) (*crule, *Diagnostic
 			field = kindPrimaryField(r.kind)
 		}
 		if key, pat, ok := splitParam(spec); ok {
-			r.spec, r.paramKey, r.glob = specParam, key, compileStarGlob(pat, fold)
+			pm := paramMatcher{key: key, glob: compileStarGlob(pat, fold)}
 			if field != "" && key != field {
 				g := compileStarGlob(spec, fold)
-				r.dualGlob = &g
+				pm.dual = &g
 			}
+			r.m = pm
 			break
 		}
-		r.glob = compileStarGlob(spec, fold)
-		if field != "" {
-			r.spec = specPrimary
+		if g := compileStarGlob(spec, fold); field != "" {
+			r.m = primaryMatcher{g}
 		} else {
-			r.spec = specAnyString
+			r.m = anyStringMatcher{g}
 		}
 	}
 	return r, nil

@@ -261,7 +261,7 @@ func (c *Config) ExposeToModel(tool string) bool {
 			continue
 		}
 		for _, r := range rs.deny.all {
-			if r.spec == specNone && cc.ruleNamesTool(r) {
+			if r.bare() && cc.ruleNamesTool(r) {
 				return false
 			}
 		}

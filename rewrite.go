@@ -101,7 +101,7 @@ func (cc *callCtx) weigh(r *crule) ruleMatch {
 	var m ruleMatch
 	denyLike := r.effect != EffectAllow
 	k := cc.info.Kind
-	crossPath := denyLike && r.isKind && r.spec == specPath &&
+	crossPath := denyLike && r.isKind && r.pathPattern() != nil &&
 		(k == KindShell && (r.kind == KindRead || r.kind == KindEdit) || k == KindEdit && r.kind == KindRead)
 	if denyLike {
 		m.names = cc.ruleNamesTool(r)
@@ -137,7 +137,7 @@ func (cc *callCtx) weigh(r *crule) ruleMatch {
 				add(cc.shellPathsMatch(r, cmd), cmd.Text)
 				continue
 			}
-			add(cc.matchShellRule(r, cmd, denyLike), cmd.Text)
+			add(r.matches(cc, subject{cmd: cmd}), cmd.Text)
 		}
 	case KindRead, KindList, KindSearch, KindEdit:
 		items, d := cc.readPaths()
@@ -150,9 +150,9 @@ func (cc *callCtx) weigh(r *crule) ruleMatch {
 	case KindFetch:
 		u, _ := cc.input.Get("url").Str()
 		t, err := urlmatch.Parse(u)
-		add(cc.matchFetch(r, &t, err), u)
+		add(r.matches(cc, subject{url: &urlTarget{t, err}}), u)
 	default:
-		add(cc.matchParams(r), "")
+		add(r.matches(cc, subject{}), "")
 	}
 	return m
 }
