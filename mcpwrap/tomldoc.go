@@ -315,8 +315,8 @@ func scanTOML(src string) ([]titem, error) {
 			}
 			it.valEnd = s.pos
 		}
-		it.start, it.end = start, s.pos
 		s.skipBlank(false)
+		it.start, it.end = start, s.pos
 		if s.pos < len(s.src) && s.src[s.pos] != '\n' && s.src[s.pos] != '\r' {
 			return nil, s.errorf("unexpected %q after a statement", s.src[s.pos])
 		}

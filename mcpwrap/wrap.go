@@ -205,9 +205,6 @@ func classify(c Client, s docServer, configured string) classified {
 	if p := nameProblem(c, s.name); p != "" {
 		return classified{reason: p}
 	}
-	if strings.HasPrefix(cmd, "-") {
-		return classified{reason: fmt.Sprintf("its command %q starts with '-'", cmd)}
-	}
 	return classified{kind: kindStdio, cmd: cmd, args: args}
 }
 
