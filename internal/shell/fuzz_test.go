@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"strings"
 	"testing"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -55,4 +56,62 @@ func FuzzPattern(f *testing.F) {
 			}
 		}
 	})
+}
+
+// FuzzLeadingWords checks the promise an index relies on: a pattern
+// matches a command whose words are static ASCII only when the command
+// begins with the pattern's leading words.
+func FuzzLeadingWords(f *testing.F) {
+	for _, s := range [][2]string{
+		{"git push --force:*", "git push -f origin"},
+		{"rm -rf:*", "rm -r -f x"},
+		{"Git Log", "git log"},
+		{"npm run test:*", "npm run test:unit"},
+		{"git:*", "git"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, spec, cmd string) {
+		p, err := CompilePattern(spec)
+		if err != nil {
+			return
+		}
+		a := Analyze(cmd, Options{Cwd: "/p", Home: "/h"})
+		for _, c := range a.Commands {
+			for _, form := range c.Forms {
+				for _, deny := range []bool{false, true} {
+					if !p.Match(form, deny) || !staticASCII(form) {
+						continue
+					}
+					lead := p.LeadingWords(deny, 2)
+					for i, w := range lead {
+						if i >= len(form) {
+							t.Fatalf("pattern %q (deny=%v) matches %v but its leading words are %q", spec, deny, form, lead)
+						}
+						got := form[i].Value
+						if deny {
+							got = strings.ToLower(got)
+						}
+						if got != w {
+							t.Fatalf("pattern %q (deny=%v) matches %v but its leading words are %q", spec, deny, form, lead)
+						}
+					}
+				}
+			}
+		}
+	})
+}
+
+func staticASCII(ws []Word) bool {
+	for _, w := range ws {
+		if !w.Static {
+			return false
+		}
+		for i := 0; i < len(w.Value); i++ {
+			if w.Value[i] >= 0x80 {
+				return false
+			}
+		}
+	}
+	return true
 }

@@ -361,3 +361,57 @@ func closure(pat []unit, st []bool) {
 		}
 	}
 }
+
+// LeadingWords returns up to max words that begin every command the
+// pattern matches, for indexing: the pattern's first words that are plain
+// ASCII literals (no wildcard, no expansion), each ending at a word
+// boundary or at the end of the pattern. For deny (deny and ask rules)
+// they are lower-cased, as Match compares. It returns nil for a pattern
+// with leading assignments or a first word that is not such a literal.
+//
+// A command can only match when its first words, lower-cased for deny,
+// are these: an index may skip the pattern for any other command whose
+// words are static ASCII. (A non-static word, or one holding other bytes,
+// may match anything and must see every pattern.)
+func (p *Pattern) LeadingWords(deny bool, max int) []string {
+	if p == nil || p.assigns != nil {
+		return nil
+	}
+	us := p.units
+	if deny {
+		us = p.lower
+		if p.opt != nil {
+			// The option-aware reading matches options in any order and
+			// spelling: only the command and its subcommand are fixed.
+			max = 1
+			if p.opt.sub != "" {
+				max = 2
+			}
+		}
+	}
+	var out []string
+	var b []byte
+	for _, u := range us {
+		switch {
+		case u < 128:
+			b = append(b, byte(u))
+			continue
+		case u == uSep || u == uBStar:
+			if len(b) == 0 {
+				return out
+			}
+			out = append(out, string(b))
+			if u == uBStar || len(out) == max {
+				return out
+			}
+			b = b[:0]
+			continue
+		}
+		// A wildcard, or a byte outside ASCII: the word is not fixed.
+		return out
+	}
+	if len(b) > 0 && len(out) < max {
+		out = append(out, string(b))
+	}
+	return out
+}

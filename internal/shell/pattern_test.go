@@ -2,6 +2,7 @@ package shell
 
 import (
 	"errors"
+	"slices"
 	"testing"
 )
 
@@ -143,6 +144,40 @@ func TestPatternWildcard(t *testing.T) {
 		}
 		if p.String() != spec {
 			t.Errorf("String = %q", p.String())
+		}
+	}
+}
+
+func TestLeadingWords(t *testing.T) {
+	for _, tc := range []struct {
+		spec string
+		deny bool
+		want []string
+	}{
+		{"git push --force:*", false, []string{"git", "push"}},
+		{"git push:*", false, []string{"git", "push"}},
+		{"git:*", false, []string{"git"}},
+		{"git *", false, []string{"git"}},
+		{"git log*", false, []string{"git"}},
+		{"Git Log", false, []string{"Git", "Log"}},
+		{"Git Log", true, []string{"git", "log"}},
+		{"npm run test:*", false, []string{"npm", "run"}},
+		{"'npm' run", false, []string{"npm", "run"}},
+		{"*", false, nil},
+		{"g*t status", false, nil},
+		{"FOO=1 make:*", false, nil},
+		{"café status", false, nil},
+		{"git café", false, []string{"git"}},
+		{"rm -rf:*", true, []string{"rm"}},
+		{"rm -rf:*", false, []string{"rm", "-rf"}},
+		{"git push -f:*", true, []string{"git", "push"}},
+	} {
+		p, err := CompilePattern(tc.spec)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.spec, err)
+		}
+		if got := p.LeadingWords(tc.deny, 2); !slices.Equal(got, tc.want) {
+			t.Errorf("LeadingWords(%q, deny=%v) = %q, want %q", tc.spec, tc.deny, got, tc.want)
 		}
 	}
 }
