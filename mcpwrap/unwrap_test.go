@@ -117,8 +117,8 @@ func TestUnwrapAfterChanges(t *testing.T) {
 		actions: []Action{Restored}, identical: true,
 	}, {
 		name: "codex other table edited", client: Codex, file: "config.toml", in: codexIn,
-		change: func(t *testing.T, w string) string { return replace(t, w, "x = 1\n", "x = 2 # changed\n") },
-		want:   func(t *testing.T, in string) string { return replace(t, in, "x = 1\n", "x = 2 # changed\n") },
+		change:  func(t *testing.T, w string) string { return replace(t, w, "x = 1\n", "x = 2 # changed\n") },
+		want:    func(t *testing.T, in string) string { return replace(t, in, "x = 1\n", "x = 2 # changed\n") },
 		actions: []Action{Restored},
 	}, {
 		name: "codex entry edited while wrapped", client: Codex, file: "config.toml", in: codexIn,
@@ -134,8 +134,12 @@ enabled = false
 		actions: []Action{Rebuilt},
 	}, {
 		name: "gemini comment added elsewhere", client: Gemini, file: "settings.json", in: claudeIn,
-		change: func(t *testing.T, w string) string { return replace(t, w, "{\n  \"mcpServers\"", "{\n  // servers\n  \"mcpServers\"") },
-		want:   func(t *testing.T, in string) string { return replace(t, in, "{\n  \"mcpServers\"", "{\n  // servers\n  \"mcpServers\"") },
+		change: func(t *testing.T, w string) string {
+			return replace(t, w, "{\n  \"mcpServers\"", "{\n  // servers\n  \"mcpServers\"")
+		},
+		want: func(t *testing.T, in string) string {
+			return replace(t, in, "{\n  \"mcpServers\"", "{\n  // servers\n  \"mcpServers\"")
+		},
 		actions: []Action{Restored, Restored},
 	}}
 	for _, tc := range cases {
