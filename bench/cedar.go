@@ -114,7 +114,7 @@ func (c *cedarEngine) Decide(payload []byte) Effect {
 			"path":    cedar.String(hc.ToolInput.FilePath),
 		}),
 	}
-	dec, diag := c.ps.IsAuthorized(nil, req)
+	dec, diag := cedar.Authorize(c.ps, nil, req)
 	if len(diag.Errors) > 0 {
 		return Deny
 	}
