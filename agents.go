@@ -11,7 +11,7 @@ type agentEntry struct {
 	ordinal       int
 }
 
-func (c *Config) addAgent(name string, ap AgentPolicy, l Layer) Diagnostics {
+func (c *Config) addAgent(name string, ap AgentPolicy, li int, l Layer) Diagnostics {
 	var diags Diagnostics
 	e := c.agents[name]
 	if e == nil {
@@ -28,7 +28,7 @@ func (c *Config) addAgent(name string, ap AgentPolicy, l Layer) Diagnostics {
 		default:
 			specs = ap.Allow
 		}
-		for _, s := range specs {
+		for i, s := range specs {
 			rs, d := c.compileReadings(s, eff, l) // readings.go
 			if d != nil {
 				diags = append(diags, *d)
@@ -36,6 +36,7 @@ func (c *Config) addAgent(name string, ap AgentPolicy, l Layer) Diagnostics {
 			}
 			for _, r := range rs {
 				r.ordinal = e.ordinal
+				r.id = RuleID{Layer: li, Agent: name, List: eff, Index: i}
 				if eff == EffectAllow {
 					e.allowNames = append(e.allowNames, r)
 					continue

@@ -63,7 +63,8 @@ type crule struct {
 	file    string
 	pos     Position
 	ordinal int
-	fold    bool // deny and ask: case-insensitive throughout
+	id      RuleID // where the rule is written; its readings share it
+	fold    bool   // deny and ask: case-insensitive throughout
 
 	// tool matching
 	isKind    bool
@@ -86,7 +87,7 @@ func (r *crule) reason(kind ReasonKind, part string) Reason {
 		kind = KindSession
 	}
 	return Reason{Kind: kind, Rule: r.text, Effect: r.effect.String(), Source: r.source.String(),
-		File: r.file, Line: r.pos.Line, Column: r.pos.Column, Part: part}
+		File: r.file, Line: r.pos.Line, Column: r.pos.Column, Part: part, RuleID: r.id}
 }
 
 // index holds one effect's rules, indexed by what they name.
@@ -259,7 +260,7 @@ func Compile(layers []Layer, opts Options) (*Config, error) {
 	// Rules.
 	c.static = newRuleSet()
 	ordinal := 0
-	for _, l := range ls {
+	for li, l := range ls {
 		if l.Source == SourceSession {
 			continue // session rules are compiled separately
 		}
@@ -268,7 +269,7 @@ func Compile(layers []Layer, opts Options) (*Config, error) {
 			if c.managedOnly && l.Source != SourceManaged && e != EffectDeny {
 				continue
 			}
-			for _, s := range specs {
+			for i, s := range specs {
 				rs, d := c.compileReadings(s, e, l) // readings.go
 				if d != nil {
 					diags = append(diags, *d)
@@ -276,6 +277,7 @@ func Compile(layers []Layer, opts Options) (*Config, error) {
 				}
 				for _, r := range rs {
 					r.ordinal = ordinal
+					r.id = RuleID{Layer: li, List: e, Index: i}
 					c.static.of(e).add(r)
 				}
 				ordinal++
@@ -283,13 +285,15 @@ func Compile(layers []Layer, opts Options) (*Config, error) {
 		}
 	}
 	var sessionLayers []Layer
-	for _, l := range ls {
+	var sessionIndex []int
+	for li, l := range ls {
 		if l.Source == SourceSession {
 			sessionLayers = append(sessionLayers, l)
+			sessionIndex = append(sessionIndex, li)
 		}
 	}
 	if len(sessionLayers) > 0 {
-		rs, d := c.compileSession(sessionLayers)
+		rs, d := c.compileSession(sessionLayers, sessionIndex)
 		diags = append(diags, d...)
 		c.session = rs
 	}
@@ -305,9 +309,9 @@ func Compile(layers []Layer, opts Options) (*Config, error) {
 		}
 	}
 	c.agents = map[string]*agentEntry{}
-	for _, l := range ls {
+	for li, l := range ls {
 		for name, ap := range l.Agents {
-			diags = append(diags, c.addAgent(name, ap, l)...)
+			diags = append(diags, c.addAgent(name, ap, li, l)...)
 		}
 	}
 
@@ -319,17 +323,18 @@ func Compile(layers []Layer, opts Options) (*Config, error) {
 	return c, nil
 }
 
-// compileSession compiles the session layers into their own rule set.
-func (c *Config) compileSession(ls []Layer) (*ruleSet, Diagnostics) {
+// compileSession compiles the session layers into their own rule set;
+// idx holds each layer's index in c.layers (-1 for the runtime rules).
+func (c *Config) compileSession(ls []Layer, idx []int) (*ruleSet, Diagnostics) {
 	var diags Diagnostics
 	rs := newRuleSet()
 	ord := -1 << 30 // session rules come before every other layer
-	for _, l := range ls {
+	for li, l := range ls {
 		for _, e := range []Effect{EffectDeny, EffectAsk, EffectAllow} {
 			if c.managedOnly && e != EffectDeny {
 				continue
 			}
-			for _, s := range l.rules(e) {
+			for i, s := range l.rules(e) {
 				crs, d := c.compileReadings(s, e, l) // readings.go
 				if d != nil {
 					diags = append(diags, *d)
@@ -337,6 +342,7 @@ func (c *Config) compileSession(ls []Layer) (*ruleSet, Diagnostics) {
 				}
 				for _, r := range crs {
 					r.ordinal = ord
+					r.id = RuleID{Layer: idx[li], List: e, Index: i}
 					rs.of(e).add(r)
 				}
 				ord++

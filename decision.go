@@ -115,7 +115,31 @@ type Reason struct {
 	Column  int        `json:"column,omitempty"` // 1-based column, in characters
 	Part    string     `json:"part,omitempty"`   // the sub-command, path or URL that decided
 	Message string     `json:"message,omitempty"`
+	// RuleID identifies the rule in the compiled policy, for a reason of
+	// an allow, deny or ask rule (zero otherwise). It is not encoded: on
+	// the wire a rule is named by its text and position.
+	RuleID RuleID `json:"-"`
 }
+
+// RuleID identifies one rule of a compiled policy by where it is written.
+// All readings of a rule (see [RuleReadings]) share it. The zero RuleID,
+// whose List is 0, names no rule.
+type RuleID struct {
+	// Layer is the index of the rule's layer in [Config.Layers], highest
+	// priority first; -1 for a rule added at run time, whose Index is then
+	// in the list of [Engine.SessionRules].
+	Layer int
+	// Agent names the sub-agent entry of the layer that holds the rule
+	// (Layer.Agents), or is "" for the layer's own lists.
+	Agent string
+	// List is the rule's list: allow, deny or ask.
+	List Effect
+	// Index is the rule's index in that list.
+	Index int
+}
+
+// IsZero reports whether the identity names no rule.
+func (id RuleID) IsZero() bool { return id.List == 0 }
 
 // String renders the reason for a person, one line.
 func (r Reason) String() string {

@@ -216,17 +216,37 @@ func BuiltinLayer(discovered bool) Layer {
 	return l
 }
 
-// Settings are the scalar settings a list of layers puts in force, with the
-// layer each comes from (SourceInvalid: no layer set it).
+// Settings are the scalar settings a list of layers puts in force, each
+// with the layer it comes from.
 type Settings struct {
-	Default               Outcome
+	Default         Outcome
+	DefaultReadOnly Outcome
+	Precedence      Precedence
+	Mode            Mode
+	Enabled         bool
+
+	// Where each setting comes from. An Origin whose Layer is -1 means no
+	// layer sets it: the engine's own default holds (for default_read_only:
+	// it follows Default).
+	DefaultFrom, DefaultReadOnlyFrom, PrecedenceFrom, ModeFrom, EnabledFrom Origin
+
+	// DefaultSource and DefaultReadOnlySource are DefaultFrom.Source and
+	// DefaultReadOnlyFrom.Source (SourceInvalid: no layer sets it).
 	DefaultSource         Source
-	DefaultReadOnly       Outcome
-	DefaultReadOnlySource Source // SourceInvalid when it follows Default
-	Precedence            Precedence
-	Mode                  Mode
-	Enabled               bool
+	DefaultReadOnlySource Source
 }
+
+// Origin is the layer a setting comes from.
+type Origin struct {
+	// Layer is the layer's index among the layers ordered by priority,
+	// highest first, as [Config.Layers] returns them; -1 for none.
+	Layer  int
+	Source Source
+	File   string // the layer's file, or ""
+}
+
+// IsZero reports whether no layer sets the setting.
+func (o Origin) IsZero() bool { return o.Layer < 0 }
 
 // ResolveSettings returns the scalar settings in force for layers (SPEC
 // §6.1): each comes from the highest-priority layer that sets it, and
@@ -239,11 +259,14 @@ type Settings struct {
 // that default, as if the built-in layer were not there.
 //
 // Compile and the configuration loader (judging whether an untrusted file
-// loosens the settings beneath it) both read settings this way.
+// loosens the settings beneath it) both read settings this way; a compiled
+// policy publishes its reading as [Config.Settings].
 func ResolveSettings(layers []Layer) Settings {
 	ls := append([]Layer(nil), layers...)
 	sort.SliceStable(ls, func(i, j int) bool { return ls[i].Source < ls[j].Source })
-	st := Settings{Default: Ask, Mode: Mode{Name: ModeDefault}, Enabled: true}
+	none := Origin{Layer: -1}
+	st := Settings{Default: Ask, Mode: Mode{Name: ModeDefault}, Enabled: true,
+		DefaultFrom: none, DefaultReadOnlyFrom: none, PrecedenceFrom: none, ModeFrom: none, EnabledFrom: none}
 	dro := Invalid
 	// Walk from the lowest priority to the highest and overwrite; equal
 	// priorities in their order, so the later wins.
@@ -254,30 +277,32 @@ func ResolveSettings(layers []Layer) Settings {
 		}
 		for k := j + 1; k <= i; k++ {
 			l := ls[k]
+			o := Origin{Layer: k, Source: l.Source, File: l.File}
 			if l.Default != nil {
-				st.Default, st.DefaultSource = *l.Default, l.Source
+				st.Default, st.DefaultFrom = *l.Default, o
 			}
 			if l.DefaultReadOnly != nil {
-				dro, st.DefaultReadOnlySource = *l.DefaultReadOnly, l.Source
+				dro, st.DefaultReadOnlyFrom = *l.DefaultReadOnly, o
 			}
 			if l.Precedence != nil {
-				st.Precedence = *l.Precedence
+				st.Precedence, st.PrecedenceFrom = *l.Precedence, o
 			}
 			if l.Mode != nil {
-				st.Mode = *l.Mode
+				st.Mode, st.ModeFrom = *l.Mode, o
 			}
 			if l.Enabled != nil {
-				st.Enabled = *l.Enabled
+				st.Enabled, st.EnabledFrom = *l.Enabled, o
 			}
 		}
 		i = j
 	}
-	if st.DefaultReadOnlySource == SourceBuiltin && st.DefaultSource != SourceBuiltin {
-		dro, st.DefaultReadOnlySource = Invalid, SourceInvalid
+	if st.DefaultReadOnlyFrom.Source == SourceBuiltin && st.DefaultFrom.Source != SourceBuiltin {
+		dro, st.DefaultReadOnlyFrom = Invalid, none
 	}
 	if dro == Invalid {
 		dro = st.Default
 	}
 	st.DefaultReadOnly = dro
+	st.DefaultSource, st.DefaultReadOnlySource = st.DefaultFrom.Source, st.DefaultReadOnlyFrom.Source
 	return st
 }

@@ -150,43 +150,27 @@ type MatchingRules struct {
 }
 
 // MatchingRules returns every rule that matches the call (the seed's
-// get_matching_rules).
+// get_matching_rules). [Config.Explain] says the same by rule identity.
 func (c *Config) MatchingRules(call Call) MatchingRules {
 	var m MatchingRules
-	cc := &callCtx{}
-	if inv := c.prepare(cc, &call); inv != nil {
-		return m
-	}
-	for _, e := range []Effect{EffectDeny, EffectAsk, EffectAllow} {
-		var out []Reason
-		for _, rs := range []*ruleSet{c.session, c.static} {
-			if rs == nil {
-				continue
+	c.weighRules(call, []Effect{EffectDeny, EffectAsk, EffectAllow}, func(r *crule, w Match, part string) {
+		switch w {
+		case FullMatch:
+			rs := r.reason(KindRule, part)
+			switch r.effect {
+			case EffectDeny:
+				m.Deny = append(m.Deny, rs)
+			case EffectAsk:
+				m.Ask = append(m.Ask, rs)
+			default:
+				m.Allow = append(m.Allow, rs)
 			}
-			all := rs.of(e).all
-			for i := 0; i < len(all); {
-				r, w, next := cc.weighReadings(all, i) // a rule's readings count once
-				i = next
-				switch {
-				case !w.names:
-				case w.matches(e != EffectAllow):
-					out = append(out, r.reason(KindRule, w.part))
-				case w.hits > 0:
-					m.Partial = append(m.Partial, r.reason(KindRule, w.part))
-				case !w.cross:
-					m.NearMiss = append(m.NearMiss, r.reason(KindRule, ""))
-				}
-			}
+		case PartialMatch:
+			m.Partial = append(m.Partial, r.reason(KindRule, part))
+		case NearMiss:
+			m.NearMiss = append(m.NearMiss, r.reason(KindRule, ""))
 		}
-		switch e {
-		case EffectDeny:
-			m.Deny = out
-		case EffectAsk:
-			m.Ask = out
-		default:
-			m.Allow = out
-		}
-	}
+	})
 	return m
 }
 

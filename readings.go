@@ -408,18 +408,18 @@ func (cc *callCtx) weighReadings(all []*crule, i int) (*crule, ruleMatch, int) {
 	return best, bw, j
 }
 
-// matchRank orders how a rule bears on a call: not at all, a near miss, a
-// partial match, a match.
-func matchRank(w ruleMatch, r *crule) int {
+// matchRank says how a rule bears on a call: not at all, a near miss, a
+// partial match, a match (the order weighReadings ranks readings by).
+func matchRank(w ruleMatch, r *crule) Match {
 	switch {
 	case !w.names:
-		return 0
+		return NoMatch
 	case w.matches(r.effect != EffectAllow):
-		return 3
+		return FullMatch
 	case w.hits > 0:
-		return 2
+		return PartialMatch
 	case !w.cross:
-		return 1
+		return NearMiss
 	}
-	return 0
+	return NoMatch
 }

@@ -147,9 +147,11 @@ func (e *Engine) swap(next SessionRules) error {
 // session layers plus the runtime rules.
 func withSession(c *Config, s SessionRules) (*Config, error) {
 	var ls []Layer
-	for _, l := range c.layers {
+	idx := []int{-1}
+	for li, l := range c.layers {
 		if l.Source == SourceSession {
 			ls = append(ls, l)
+			idx = append(idx, li)
 		}
 	}
 	rt := Layer{Source: SourceSession}
@@ -168,7 +170,7 @@ func withSession(c *Config, s SessionRules) (*Config, error) {
 	}
 	ls = append([]Layer{rt}, ls...)
 	next := *c
-	rs, diags := next.compileSession(ls)
+	rs, diags := next.compileSession(ls, idx)
 	if diags.HasErrors() {
 		return nil, diags
 	}

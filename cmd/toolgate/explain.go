@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 
 	"github.com/toolgate/toolgate"
 )
@@ -84,72 +83,52 @@ func writeExplanation(w io.Writer, cfg *toolgate.Config, call toolgate.Call) {
 	fmt.Fprintf(w, "\ndecision: ")
 	writeHuman(w, cfg.Decide(call))
 
+	// The settings and the rules as the engine reads them: explain only
+	// formats what it publishes.
 	layers := cfg.Layers()
-	fmt.Fprintf(w, "\nsettings:\n")
-	fmt.Fprintf(w, "  mode: %s%s\n", mode, settingOrigin(layers, func(l toolgate.Layer) bool { return l.Mode != nil }, call.Mode != nil))
-	fmt.Fprintf(w, "  precedence: %s%s\n", cfg.Precedence(), settingOrigin(layers, func(l toolgate.Layer) bool { return l.Precedence != nil }, false))
-	def, defFrom := scalarSetting(layers, func(l toolgate.Layer) *toolgate.Outcome { return l.Default })
-	fmt.Fprintf(w, "  default: %s%s\n", orOutcome(def, toolgate.Ask), defFrom)
-	// The engine's reading: the built-in default_read_only follows a file's
-	// default, and is not in force under --config.
 	st := cfg.Settings()
-	roFrom := " (from default)"
-	if st.DefaultReadOnlySource != toolgate.SourceInvalid {
-		_, roFrom = scalarSetting(layers, func(l toolgate.Layer) *toolgate.Outcome { return l.DefaultReadOnly })
+	from := func(o toolgate.Origin, unset string) string {
+		if o.IsZero() {
+			return unset
+		}
+		return fmt.Sprintf(" (from %s %s)", o.Source, layerName(layers[o.Layer]))
 	}
-	fmt.Fprintf(w, "  default_read_only: %s%s\n", st.DefaultReadOnly, roFrom)
+	modeFrom := from(st.ModeFrom, "")
+	if call.Mode != nil {
+		modeFrom = " (from the request or --mode)"
+	}
+	fmt.Fprintf(w, "\nsettings:\n")
+	fmt.Fprintf(w, "  mode: %s%s\n", mode, modeFrom)
+	fmt.Fprintf(w, "  precedence: %s%s\n", st.Precedence, from(st.PrecedenceFrom, ""))
+	fmt.Fprintf(w, "  default: %s%s\n", st.Default, from(st.DefaultFrom, ""))
+	fmt.Fprintf(w, "  default_read_only: %s%s\n", st.DefaultReadOnly, from(st.DefaultReadOnlyFrom, " (from default)"))
 
 	fmt.Fprintf(w, "\nlayers (highest priority first):\n")
 	for i, l := range layers {
 		fmt.Fprintf(w, "  %d. %s %s: %d deny, %d ask, %d allow\n", i+1, l.Source, layerName(l), len(l.Deny), len(l.Ask), len(l.Allow))
 	}
 
-	m := cfg.MatchingRules(call)
-	stages := []struct {
-		title string
-		eff   toolgate.Effect
-		hits  []toolgate.Reason
-	}{
-		{"deny rules", toolgate.EffectDeny, m.Deny},
-		{"ask rules", toolgate.EffectAsk, m.Ask},
-		{"allow rules", toolgate.EffectAllow, m.Allow},
+	ex := cfg.Explain(call)
+	lists := []toolgate.Effect{toolgate.EffectDeny, toolgate.EffectAllow, toolgate.EffectAsk}
+	if st.Precedence == toolgate.DenyAskAllow {
+		lists[1], lists[2] = toolgate.EffectAsk, toolgate.EffectAllow
 	}
-	if cfg.Precedence() == toolgate.DenyAllowAsk {
-		stages[1], stages[2] = stages[2], stages[1]
-	}
-	// What the engine says of each rule: matched (and on which part),
-	// matched only some parts (allow), or named the tool but matched nothing.
-	type verdict struct{ word, part string }
-	seen := map[string]verdict{}
-	key := func(r toolgate.Reason) string { return r.Effect + "\x00" + ruleKey(r.Rule, r.File, r.Line, 0) }
-	for _, st := range stages {
-		for _, r := range st.hits {
-			seen[key(r)] = verdict{"matched", r.Part}
-		}
-	}
-	for _, r := range m.Partial {
-		seen[key(r)] = verdict{"partly", r.Part}
-	}
-	for _, r := range m.NearMiss {
-		seen[key(r)] = verdict{"near miss", ""}
-	}
-	fmt.Fprintf(w, "\nrules, in order of evaluation (%s):\n", cfg.Precedence())
-	for _, st := range stages {
-		fmt.Fprintf(w, "  %s:\n", st.title)
+	fmt.Fprintf(w, "\nrules, in order of evaluation (%s):\n", st.Precedence)
+	for _, list := range lists {
+		fmt.Fprintf(w, "  %s rules:\n", list)
 		n := 0
-		for _, l := range layers {
-			for _, spec := range layerRules(l, st.eff) {
-				v, ok := seen[st.eff.String()+"\x00"+ruleKey(strings.TrimSpace(spec.Text), l.File, spec.Pos.Line, 0)]
-				if !ok {
-					continue
-				}
-				n++
-				fmt.Fprintf(w, "    %-10s %s  (%s %s)", v.word, spec.Text, l.Source, specPos(l, spec))
-				if v.part != "" {
-					fmt.Fprintf(w, " on %q", v.part)
-				}
-				fmt.Fprintln(w)
+		for _, m := range ex.Rules {
+			if m.ID.List != list || m.ID.Layer < 0 || m.ID.Agent != "" {
+				continue
 			}
+			l := layers[m.ID.Layer]
+			spec := layerRules(l, list)[m.ID.Index]
+			n++
+			fmt.Fprintf(w, "    %-10s %s  (%s %s)", m.Match, spec.Text, l.Source, specPos(l, spec))
+			if m.Part != "" {
+				fmt.Fprintf(w, " on %q", m.Part)
+			}
+			fmt.Fprintln(w)
 		}
 		if n == 0 {
 			fmt.Fprintf(w, "    (none)\n")
@@ -158,13 +137,7 @@ func writeExplanation(w io.Writer, cfg *toolgate.Config, call toolgate.Call) {
 	fmt.Fprintf(w, "\n(partly: an allow rule that matches some parts but not all — an allow rule\n must match every part, path and form of the call; near miss: a rule that\n names the call's tool but matches none of its parts)\n")
 }
 
-func ruleKey(text, file string, line, col int) string {
-	return fmt.Sprintf("%s\x00%s\x00%d\x00%d", text, file, line, col)
-}
-
-// namesTool reports whether a rule names the call's tool, ignoring its
-// specifier: it compiles the rule alone with the specifier removed and
-// asks whether that rule matches.
+// layerRules returns a layer's rules of one list.
 func layerRules(l toolgate.Layer, e toolgate.Effect) []toolgate.RuleSpec {
 	switch e {
 	case toolgate.EffectAllow:
@@ -192,47 +165,4 @@ func specPos(l toolgate.Layer, s toolgate.RuleSpec) string {
 		return p
 	}
 	return layerName(l)
-}
-
-// settingOrigin names the layer a setting comes from: the highest-priority
-// layer that sets it (among equal priorities, the last).
-func settingOrigin(layers []toolgate.Layer, sets func(toolgate.Layer) bool, request bool) string {
-	if request {
-		return " (from the request or --mode)"
-	}
-	if l, ok := settingLayer(layers, sets); ok {
-		return fmt.Sprintf(" (from %s %s)", l.Source, layerName(l))
-	}
-	return ""
-}
-
-func settingLayer(layers []toolgate.Layer, sets func(toolgate.Layer) bool) (toolgate.Layer, bool) {
-	for i, l := range layers {
-		if !sets(l) {
-			continue
-		}
-		// Among layers of equal priority the later one wins.
-		for j := i + 1; j < len(layers) && layers[j].Source == l.Source; j++ {
-			if sets(layers[j]) {
-				l = layers[j]
-			}
-		}
-		return l, true
-	}
-	return toolgate.Layer{}, false
-}
-
-func scalarSetting(layers []toolgate.Layer, get func(toolgate.Layer) *toolgate.Outcome) (*toolgate.Outcome, string) {
-	l, ok := settingLayer(layers, func(l toolgate.Layer) bool { return get(l) != nil })
-	if !ok {
-		return nil, ""
-	}
-	return get(l), fmt.Sprintf(" (from %s %s)", l.Source, layerName(l))
-}
-
-func orOutcome(o *toolgate.Outcome, def toolgate.Outcome) toolgate.Outcome {
-	if o == nil {
-		return def
-	}
-	return *o
 }
