@@ -3,6 +3,7 @@ package toolgate
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"fmt"
 	"regexp"
 	"sort"
@@ -319,7 +320,7 @@ func Compile(layers []Layer, opts Options) (*Config, error) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	c.revision = revisionOf(ls)
+	c.revision = revisionOf(ls, opts)
 	return c, nil
 }
 
@@ -362,47 +363,23 @@ func (l *Layer) rules(e Effect) []RuleSpec {
 	return l.Ask
 }
 
-func revisionOf(ls []Layer) string {
+// revisionOf hashes a canonical encoding of the layers — every field of
+// every layer, in priority order (encoding/json writes struct fields in
+// declaration order and map keys sorted) — and the options that change
+// decisions. A new Layer field is part of the revision without anyone
+// remembering to add it.
+func revisionOf(ls []Layer, opts Options) string {
 	h := sha256.New()
-	for _, l := range ls {
-		fmt.Fprintf(h, "%s\x00%s\x00%s\x00", l.Source, l.File, l.Root)
-		for _, e := range []Effect{EffectAllow, EffectDeny, EffectAsk} {
-			for _, r := range l.rules(e) {
-				fmt.Fprintf(h, "%d\x00%s\x00", e, r.Text)
-			}
-		}
-		fmt.Fprintf(h, "%v%v%v%v%v%v\x00", deref(l.Default), deref(l.DefaultReadOnly), deref(l.Precedence), deref(l.Mode), deref(l.Enabled), l.AdditionalDirectories)
-		fmt.Fprintf(h, "%v%v%v%v\x00", l.ProtectedPaths, l.UnprotectedPaths, l.AllowManagedRulesOnly, l.DisableModes)
-		for _, t := range l.Tools {
-			fmt.Fprintf(h, "%s%v%v%v%v\x00", t.Pattern, deref(t.Kind), deref(t.Field), deref(t.ReadOnly), deref(t.ExcludesDenied))
-		}
-		for _, rw := range l.Rewrites {
-			fmt.Fprintf(h, "%s", rw.Match.Text)
-			for _, s := range rw.Set {
-				fmt.Fprintf(h, "%s=%s", s.Pointer, s.Value)
-			}
-			for _, s := range rw.Remove {
-				fmt.Fprintf(h, "-%s", s.Pointer)
-			}
-		}
-		names := make([]string, 0, len(l.Agents))
-		for n := range l.Agents {
-			names = append(names, n)
-		}
-		sort.Strings(names)
-		for _, n := range names {
-			a := l.Agents[n]
-			fmt.Fprintf(h, "%s%v%v%v%v%v%v\x00", n, a.Allow, a.Deny, a.Ask, deref(a.Default), deref(a.DefaultReadOnly), deref(a.Mode))
-		}
+	enc := json.NewEncoder(h)
+	if err := enc.Encode(struct {
+		Layers        []Layer
+		UserConfigDir string
+	}{ls, opts.UserConfigDir}); err != nil {
+		// Only an invalid json.RawMessage can fail to encode, and Compile
+		// has rejected those; hash the error so the revision still differs.
+		fmt.Fprintf(h, "\x00%v", err)
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
-}
-
-func deref[T any](p *T) any {
-	if p == nil {
-		return nil
-	}
-	return *p
 }
 
 // Revision identifies the loaded configuration: a hash of every layer.
