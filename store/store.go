@@ -58,12 +58,12 @@ type Approval struct {
 	Cwd    string `json:"cwd"`
 	// Agent is the call's sub-agent name, Session its session id and
 	// Caller the name of the token that asked.
-	Agent       string   `json:"agent"`
-	Session     string   `json:"session"`
-	Caller      string   `json:"caller"`
-	Revision    string   `json:"revision"`
-	Prompt      string   `json:"prompt"`
-	Suggestions []string `json:"suggestions"`
+	Agent       string    `json:"agent"`
+	Session     string    `json:"session"`
+	Caller      string    `json:"caller"`
+	Revision    string    `json:"revision"`
+	Prompt      string    `json:"prompt"`
+	Suggestions []string  `json:"suggestions"`
 	Created     time.Time `json:"created"`
 	// Expires is when the record stops counting: a pending record expires
 	// unanswered, an approved one can no longer be used.

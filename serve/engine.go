@@ -1,0 +1,501 @@
+package serve
+
+// This file is the only one in the package that touches the engine and the
+// configuration loader (the root package and package config), so that a
+// change of their API stays local to it.
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"sort"
+	"sync"
+
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/config"
+	"github.com/toolgate/toolgate/internal/jsonin"
+)
+
+// Call and Decision are the engine's types, used unchanged by the service.
+type (
+	// Call is one tool call to decide.
+	Call = toolgate.Call
+	// Decision is the engine's answer for one call.
+	Decision = toolgate.Decision
+	// EngineOptions are the engine's capabilities (symlinks, globs).
+	EngineOptions = toolgate.Options
+)
+
+// Outcome names as they appear in responses and metrics.
+const (
+	outcomeAllow  = "allow"
+	outcomeDeny   = "deny"
+	outcomeAsk    = "ask"
+	outcomeModify = "modify"
+)
+
+// outcomeOf is the effective outcome of d as a string (invalid is deny).
+func outcomeOf(d Decision) string { return d.Outcome.Effective().String() }
+
+// reasonKind is the kind of d's deciding reason ("" when it has none).
+func reasonKind(d Decision) string { return string(d.Reason().Kind) }
+
+// denial is a deny with one reason of kind; the kinds are the engine's.
+func denial(kind, msg string) Decision {
+	return toolgate.Denial(toolgate.ReasonKind(kind), msg)
+}
+
+// Reason kinds used by the service for its own denials.
+const (
+	kindInvalid = string(toolgate.KindInvalid)
+	kindError   = string(toolgate.KindError)
+)
+
+// allowByApproval is the decision for an ask that a person approved.
+func allowByApproval(d Decision, id, approver string) Decision {
+	r := toolgate.Reason{Kind: "approval", Message: fmt.Sprintf("approved by %s (approval %s)", approver, id)}
+	out := Decision{Outcome: toolgate.Allow, Reasons: append([]toolgate.Reason{r}, d.Reasons...)}
+	if d.Input != nil {
+		// The engine rewrote the call: what was approved runs rewritten.
+		out.Outcome = toolgate.Modify
+		out.Input = d.Input
+	}
+	return out
+}
+
+// denyWith turns d into a deny whose first reason is kind/msg, keeping d's
+// reasons after it.
+func denyWith(d Decision, kind, msg string) Decision {
+	r := toolgate.Reason{Kind: toolgate.ReasonKind(kind), Message: msg}
+	return Decision{Outcome: toolgate.Deny, Reasons: append([]toolgate.Reason{r}, d.Reasons...)}
+}
+
+// isAsk reports whether d asks a person.
+func isAsk(d Decision) bool { return d.Outcome == toolgate.Ask }
+
+// response is one decision as toolgate check prints it (SPEC §10), plus
+// the policy revision and, for an ask the service recorded, its approval.
+type response struct {
+	Decision    string            `json:"decision"`
+	Input       json.RawMessage   `json:"input,omitempty"`
+	Reason      toolgate.Reason   `json:"reason"`
+	Reasons     []toolgate.Reason `json:"reasons"`
+	Prompt      string            `json:"prompt,omitempty"`
+	Suggestions []string          `json:"suggestions,omitempty"`
+	Revision    string            `json:"revision"`
+	Approval    *approvalRef      `json:"approval,omitempty"`
+}
+
+// approvalRef points an ask at its durable approval record.
+type approvalRef struct {
+	ID      string `json:"id"`
+	State   string `json:"state"`
+	Expires string `json:"expires"`
+	URL     string `json:"url,omitempty"`
+}
+
+// newResponse builds the response of d under revision rev.
+func newResponse(d Decision, rev string, ap *approvalRef) response {
+	r := response{
+		Decision:    outcomeOf(d),
+		Reason:      d.Reason(),
+		Reasons:     d.Reasons,
+		Prompt:      d.Prompt,
+		Suggestions: d.Suggestions,
+		Revision:    rev,
+		Approval:    ap,
+	}
+	if d.Outcome == toolgate.Modify || d.Outcome == toolgate.Ask {
+		r.Input = d.Input
+	}
+	if r.Reasons == nil {
+		r.Reasons = []toolgate.Reason{}
+	}
+	return r
+}
+
+// marshalResponse appends the JSON of r to buf. An unencodable decision is
+// answered with a deny, never left out.
+func marshalResponse(buf []byte, r response) []byte {
+	b, err := json.Marshal(r)
+	if err != nil {
+		msg := "cannot encode the decision: " + err.Error()
+		b, _ = json.Marshal(newResponse(denial(kindError, msg), r.Revision, nil))
+	}
+	return append(buf, b...)
+}
+
+// callDefaults fill what a request leaves out.
+type callDefaults struct {
+	cwd, home string
+}
+
+// requestError is a malformed request; it is answered with an invalid deny.
+type requestError struct{ msg string }
+
+func (e *requestError) Error() string { return e.msg }
+
+func badRequest(format string, args ...any) *requestError {
+	return &requestError{msg: fmt.Sprintf(format, args...)}
+}
+
+// parseCall reads one request object (SPEC §1, §10): tool, input, cwd,
+// home, read_only, agent, session, server and mode, as toolgate check reads
+// a line. It is strict: invalid UTF-8, a lone surrogate, a duplicate key
+// and an unknown field are errors, so a misspelt field cannot loosen a
+// check. The call refers into data, which must not change while it is used.
+func parseCall(data []byte, def callDefaults) (Call, *requestError) {
+	doc, err := jsonin.Parse(data)
+	if err != nil {
+		return Call{}, badRequest("request is not valid JSON: %v", err)
+	}
+	return callFromValue(doc.Root(), def)
+}
+
+// callFromValue is parseCall of an already parsed value.
+func callFromValue(root jsonin.Value, def callDefaults) (Call, *requestError) {
+	call := Call{Cwd: def.cwd, Home: def.home}
+	if root.Kind() != jsonin.Object {
+		return call, badRequest("request must be a JSON object, not %s", root.Kind())
+	}
+	var rerr *requestError
+	str := func(key string, v jsonin.Value, dst *string) {
+		switch v.Kind() {
+		case jsonin.Null:
+		case jsonin.String:
+			*dst, _ = v.Str()
+		default:
+			rerr = badRequest("request field %q must be a string, not %s", key, v.Kind())
+		}
+	}
+	hasTool := false
+	root.Members(func(key string, v jsonin.Value) bool {
+		switch key {
+		case "tool":
+			hasTool = true
+			if v.Kind() != jsonin.String {
+				rerr = badRequest("request field \"tool\" must be a string, not %s", v.Kind())
+				break
+			}
+			call.Tool, _ = v.Str()
+		case "input":
+			if v.Kind() != jsonin.Null {
+				call.Input = json.RawMessage(v.Raw())
+			}
+		case "cwd":
+			str(key, v, &call.Cwd)
+			if call.Cwd == "" {
+				call.Cwd = def.cwd
+			}
+		case "home":
+			str(key, v, &call.Home)
+			if call.Home == "" {
+				call.Home = def.home
+			}
+		case "agent":
+			str(key, v, &call.Agent)
+		case "session":
+			str(key, v, &call.Session)
+		case "server":
+			str(key, v, &call.Server)
+		case "read_only":
+			switch v.Kind() {
+			case jsonin.Null:
+			case jsonin.Bool:
+				// The hint may only make a call stricter.
+				if v.Text() == "false" {
+					call.NotReadOnly = true
+				}
+			default:
+				rerr = badRequest("request field \"read_only\" must be a boolean, not %s", v.Kind())
+			}
+		case "mode":
+			var text string
+			switch v.Kind() {
+			case jsonin.Null:
+				return true
+			case jsonin.String:
+				text, _ = v.Str()
+			case jsonin.Object:
+				text = string(v.Raw())
+			default:
+				rerr = badRequest("request field \"mode\" must be a mode name or a plan object, not %s", v.Kind())
+				return false
+			}
+			m, err := toolgate.ParseMode(text)
+			if err != nil {
+				rerr = badRequest("request field \"mode\": %v", err)
+				break
+			}
+			call.Mode = &m
+		default:
+			rerr = badRequest("unknown request field %q (want tool, input, cwd, home, read_only, agent, session, server or mode)", key)
+		}
+		return rerr == nil
+	})
+	if rerr != nil {
+		return call, rerr
+	}
+	if !hasTool {
+		return call, badRequest("request has no \"tool\"")
+	}
+	return call, nil
+}
+
+// callDigest identifies a call for an approval: a SHA-256 of the tool, the
+// canonical form of the input (keys sorted, no insignificant space) and the
+// working directory. Two calls with the same digest do the same thing.
+// An input that is not a JSON object has no digest (and is never approved).
+func callDigest(c Call) (string, error) {
+	var in any = map[string]any{}
+	if len(c.Input) > 0 && string(c.Input) != "null" {
+		if _, err := jsonin.Parse(c.Input); err != nil {
+			return "", err
+		}
+		dec := json.NewDecoder(bytes.NewReader(c.Input))
+		dec.UseNumber()
+		if err := dec.Decode(&in); err != nil {
+			return "", err
+		}
+		if _, ok := in.(map[string]any); !ok {
+			return "", errors.New("input is not an object")
+		}
+	}
+	canon, err := json.Marshal(in) // maps marshal with sorted keys
+	if err != nil {
+		return "", err
+	}
+	h := sha256.New()
+	for _, part := range [][]byte{[]byte(c.Tool), canon, []byte(c.Cwd)} {
+		fmt.Fprintf(h, "%d:", len(part))
+		h.Write(part)
+	}
+	return "sha256:" + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// PolicySource says where the policy comes from.
+type PolicySource struct {
+	// Configs are "[SOURCE=]FILE" arguments as toolgate check's --config
+	// takes them, FILE absolute. None means the built-in default policy.
+	Configs []string
+	// Engine are the engine's capabilities. The zero value gives the engine
+	// no file system access, right for a service deciding for agents on
+	// other machines.
+	Engine EngineOptions
+}
+
+// policy is one loaded, compiled policy.
+type policy struct {
+	cfg      *toolgate.Config
+	revision string
+	files    []string // the files read, absolute
+	warnings []string
+	info     PolicyInfo
+}
+
+// LayerInfo describes one layer of the policy in force.
+type LayerInfo struct {
+	Source string `json:"source"`
+	File   string `json:"file,omitempty"`
+	Allow  int    `json:"allow"`
+	Deny   int    `json:"deny"`
+	Ask    int    `json:"ask"`
+}
+
+// PolicyInfo is what GET /v1/policy shows.
+type PolicyInfo struct {
+	Revision string      `json:"revision"`
+	Files    []string    `json:"files"`
+	Layers   []LayerInfo `json:"layers"`
+	Settings struct {
+		Default         string `json:"default"`
+		DefaultReadOnly string `json:"default_read_only"`
+		Precedence      string `json:"precedence"`
+		Mode            string `json:"mode"`
+		Enabled         bool   `json:"enabled"`
+	} `json:"settings"`
+	Warnings []string `json:"warnings"`
+	Loaded   string   `json:"loaded"`
+}
+
+// loadPolicy loads and compiles the policy. Every diagnostic of a failure
+// is in the error.
+func loadPolicy(src PolicySource) (*policy, error) {
+	p := &policy{}
+	if len(src.Configs) == 0 {
+		cfg, err := toolgate.Compile(config.Builtin(), src.Engine)
+		if err != nil {
+			return nil, err
+		}
+		p.cfg = cfg
+	} else {
+		cfg, set, err := config.Build(config.Options{
+			FS: rootFS(), Cwd: "/", Explicit: src.Configs, Builtin: true, Engine: src.Engine,
+		})
+		if err != nil {
+			var ds toolgate.Diagnostics
+			if errors.As(err, &ds) {
+				return nil, diagError(ds)
+			}
+			return nil, err
+		}
+		p.cfg = cfg
+		for _, f := range set.Files {
+			p.files = append(p.files, f.Path)
+		}
+		for _, d := range set.Diags {
+			p.warnings = append(p.warnings, d.String())
+		}
+	}
+	p.revision = p.cfg.Revision()
+	p.info = policyInfo(p)
+	return p, nil
+}
+
+// rootFS is the real file system, for the policy files.
+func rootFS() fs.FS { return os.DirFS("/") }
+
+// diagError is every diagnostic of a failed load, one per line.
+type diagError toolgate.Diagnostics
+
+func (e diagError) Error() string {
+	s := ""
+	for i, d := range e {
+		if i > 0 {
+			s += "\n"
+		}
+		s += d.String()
+	}
+	return s
+}
+
+// policyInfo describes p.
+func policyInfo(p *policy) PolicyInfo {
+	var info PolicyInfo
+	info.Revision = p.revision
+	info.Files = append([]string{}, p.files...)
+	info.Warnings = append([]string{}, p.warnings...)
+	for _, l := range p.cfg.Layers() {
+		info.Layers = append(info.Layers, LayerInfo{Source: l.Source.String(), File: l.File,
+			Allow: len(l.Allow), Deny: len(l.Deny), Ask: len(l.Ask)})
+	}
+	s := p.cfg.Settings()
+	info.Settings.Default = s.Default.String()
+	info.Settings.DefaultReadOnly = s.DefaultReadOnly.String()
+	info.Settings.Precedence = s.Precedence.String()
+	info.Settings.Mode = string(s.Mode.Name)
+	info.Settings.Enabled = s.Enabled
+	return info
+}
+
+// SessionRule is a rule added at run time, for one session or (Session "")
+// for every call.
+type SessionRule struct {
+	Session string `json:"session"`
+	Effect  string `json:"effect"` // allow, deny or ask
+	Rule    string `json:"rule"`
+}
+
+// checkSessionRule reports whether r is a well-formed session rule.
+func checkSessionRule(r SessionRule) error {
+	eff, err := toolgate.ParseEffect(r.Effect)
+	if err != nil || (eff != toolgate.EffectAllow && eff != toolgate.EffectDeny && eff != toolgate.EffectAsk) {
+		return fmt.Errorf("effect must be allow, deny or ask, not %q", r.Effect)
+	}
+	scratch, err := toolgate.Compile(nil, toolgate.Options{})
+	if err != nil {
+		return err
+	}
+	return toolgate.NewEngine(scratch).AddSessionRule(eff, r.Rule)
+}
+
+// deciders are the engines of one policy and one set of session rules: one
+// for calls of sessions without rules of their own, and one per session
+// that has some, built when first needed. A deciders value never changes
+// its rules; a change builds a new one.
+type deciders struct {
+	pol       *policy
+	global    []SessionRule
+	bySession map[string][]SessionRule
+	base      *toolgate.Engine
+	sessions  sync.Map // session → *toolgate.Engine
+}
+
+// newDeciders builds the engines of p with rules. A rule that fails to
+// compile is an error (rules are checked before they are stored, so this
+// means the stored rules do not suit the policy's grammar any more).
+func newDeciders(p *policy, rules []SessionRule) (*deciders, error) {
+	d := &deciders{pol: p, bySession: map[string][]SessionRule{}}
+	for _, r := range rules {
+		if r.Session == "" {
+			d.global = append(d.global, r)
+		} else {
+			d.bySession[r.Session] = append(d.bySession[r.Session], r)
+		}
+	}
+	var err error
+	d.base, err = buildEngine(p, d.global, nil)
+	return d, err
+}
+
+// buildEngine is an engine of p with the given session rules added.
+func buildEngine(p *policy, lists ...[]SessionRule) (*toolgate.Engine, error) {
+	e := toolgate.NewEngine(p.cfg)
+	for _, list := range lists {
+		for _, r := range list {
+			eff, err := toolgate.ParseEffect(r.Effect)
+			if err != nil {
+				return nil, err
+			}
+			if err := e.AddSessionRule(eff, r.Rule); err != nil {
+				return nil, fmt.Errorf("session rule %s %q: %v", r.Effect, r.Rule, err)
+			}
+		}
+	}
+	return e, nil
+}
+
+// decide decides c with the session rules of its session. It never panics.
+func (d *deciders) decide(c Call) (dec Decision) {
+	defer func() {
+		if r := recover(); r != nil {
+			dec = denial(kindError, fmt.Sprintf("internal error: %v", r))
+		}
+	}()
+	e := d.base
+	if rules, ok := d.bySession[c.Session]; ok && c.Session != "" {
+		if v, ok := d.sessions.Load(c.Session); ok {
+			e = v.(*toolgate.Engine)
+		} else {
+			built, err := buildEngine(d.pol, d.global, rules)
+			if err != nil {
+				return denial(kindError, "the session's rules do not compile: "+err.Error())
+			}
+			v, _ := d.sessions.LoadOrStore(c.Session, built)
+			e = v.(*toolgate.Engine)
+		}
+	}
+	if e == nil {
+		return denial(kindError, "no policy is loaded")
+	}
+	return e.Decide(c)
+}
+
+// sortRules orders rules by session, effect and text.
+func sortRules(rs []SessionRule) {
+	sort.Slice(rs, func(i, j int) bool {
+		a, b := rs[i], rs[j]
+		if a.Session != b.Session {
+			return a.Session < b.Session
+		}
+		if a.Effect != b.Effect {
+			return a.Effect < b.Effect
+		}
+		return a.Rule < b.Rule
+	})
+}

@@ -1,0 +1,58 @@
+package serve
+
+import (
+	"net/http"
+	"sync/atomic"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+// metrics are the service's Prometheus metrics, in a registry of its own
+// (no global state: two servers in one process count apart).
+type metrics struct {
+	reg            *prometheus.Registry
+	decisions      *prometheus.CounterVec
+	latency        prometheus.Histogram
+	reloads        prometheus.Counter
+	reloadFailures prometheus.Counter
+	policyOK       prometheus.Gauge
+	created        prometheus.Counter
+	answered       *prometheus.CounterVec
+	expired        prometheus.Counter
+	consumed       prometheus.Counter
+	logErrors      prometheus.Counter
+	webhookErrors  prometheus.Counter
+	pending        atomic.Int64
+}
+
+func newMetrics() *metrics {
+	m := &metrics{reg: prometheus.NewRegistry()}
+	m.decisions = prometheus.NewCounterVec(prometheus.CounterOpts{
+		Name: "toolgate_decisions_total", Help: "Decisions made, by outcome and the kind of the deciding reason.",
+	}, []string{"outcome", "kind"})
+	m.latency = prometheus.NewHistogram(prometheus.HistogramOpts{
+		Name: "toolgate_decision_duration_seconds", Help: "Time to decide one call, approvals included.",
+		Buckets: []float64{25e-6, 50e-6, 100e-6, 250e-6, 500e-6, 1e-3, 2.5e-3, 5e-3, 10e-3, 25e-3, 100e-3},
+	})
+	m.reloads = prometheus.NewCounter(prometheus.CounterOpts{Name: "toolgate_policy_reloads_total", Help: "Policy reloads that took effect."})
+	m.reloadFailures = prometheus.NewCounter(prometheus.CounterOpts{Name: "toolgate_policy_reload_failures_total", Help: "Policy reloads that failed; the old policy stayed."})
+	m.policyOK = prometheus.NewGauge(prometheus.GaugeOpts{Name: "toolgate_policy_healthy", Help: "1 when the last policy load succeeded, 0 when the files in force are broken."})
+	m.created = prometheus.NewCounter(prometheus.CounterOpts{Name: "toolgate_approvals_created_total", Help: "Approval requests recorded."})
+	m.answered = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "toolgate_approvals_answered_total", Help: "Approvals answered, by answer."}, []string{"answer"})
+	m.expired = prometheus.NewCounter(prometheus.CounterOpts{Name: "toolgate_approvals_expired_total", Help: "Approvals that expired unanswered or unused."})
+	m.consumed = prometheus.NewCounter(prometheus.CounterOpts{Name: "toolgate_approvals_used_total", Help: "Approved calls that ran."})
+	m.logErrors = prometheus.NewCounter(prometheus.CounterOpts{Name: "toolgate_decision_log_errors_total", Help: "Decision log entries that could not be written."})
+	m.webhookErrors = prometheus.NewCounter(prometheus.CounterOpts{Name: "toolgate_webhook_errors_total", Help: "Webhook deliveries that failed or were dropped."})
+	pending := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "toolgate_approvals_pending", Help: "Approvals waiting for an answer (as of the last sweep)."},
+		func() float64 { return float64(m.pending.Load()) })
+	m.reg.MustRegister(m.decisions, m.latency, m.reloads, m.reloadFailures, m.policyOK, m.created, m.answered,
+		m.expired, m.consumed, m.logErrors, m.webhookErrors, pending,
+		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	return m
+}
+
+func (m *metrics) handler() http.Handler {
+	return promhttp.HandlerFor(m.reg, promhttp.HandlerOpts{Registry: m.reg})
+}
