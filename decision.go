@@ -203,13 +203,34 @@ func (d Decision) String() string {
 	return d.Outcome.Effective().String() + " (" + d.Reasons[0].String() + ")"
 }
 
-// Stricter returns the stricter of two decisions: deny > ask > modify > allow.
-// On a tie it returns a.
+// Stricter returns the stricter of two decisions — deny > ask > modify >
+// allow, a on a tie — with the stricter side's reasons. It is the one way
+// two decisions are combined: a sub-agent's with its parent's ([Delegate]),
+// a host check's with the policy's (package gate).
+//
+// A rewrite survives the combination: when the result allows or asks and
+// does not carry an input itself, the first side that rewrote the input
+// (Modify, or Ask with an input) lends it its input, and an Allow becomes
+// that side's Modify — an ask or allow of one side never drops the other
+// side's rewrite.
 func Stricter(a, b Decision) Decision {
+	r := a
 	if b.Outcome.Effective().severity() > a.Outcome.Effective().severity() {
-		return b
+		r = b
 	}
-	return a
+	if r.Denied() || r.Input != nil {
+		return r
+	}
+	for _, x := range [2]Decision{a, b} {
+		if x.Input != nil && (x.Outcome == Modify || x.Outcome == Ask) {
+			r.Input = x.Input
+			if r.Outcome == Allow {
+				r.Outcome, r.Reasons = Modify, x.Reasons
+			}
+			break
+		}
+	}
+	return r
 }
 
 // Denial returns a deny decision with a single reason.

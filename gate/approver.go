@@ -60,19 +60,7 @@ type SessionRules interface {
 	AddSessionRule(e toolgate.Effect, rule string) error
 }
 
-// Visibility says which tools a model is shown.
-//
-// For a top-level gate only ExposeToModel counts: a tool is listed when it
-// returns true. For a sub-agent (SPEC §8), a tool is listed when the
-// sub-agent's own Visibility declares access to it (DeclaresToolAccess) or
-// the parent lists it, and the sub-agent's own ExposeToModel does not hide
-// it.
-type Visibility interface {
-	ExposeToModel(tool string) bool
-	DeclaresToolAccess(tool string) bool
-}
-
-// VisibilityFuncs adapts two functions to [Visibility]. A nil Expose exposes
+// VisibilityFuncs adapts two functions to [toolgate.Visibility]. A nil Expose exposes
 // everything; a nil Declares declares nothing.
 type VisibilityFuncs struct {
 	Expose   func(tool string) bool

@@ -15,7 +15,7 @@ type SubAgent struct {
 	// Visibility is what the sub-agent's own policy says about tools: it
 	// widens the list with the tools it declares access to and narrows it
 	// with the ones it hides. Nil: the parent's list.
-	Visibility Visibility
+	Visibility toolgate.Visibility
 }
 
 // SubAgent returns a gate for a sub-agent of g (SPEC §8). It shares g's
@@ -28,7 +28,7 @@ func (g *Gate) SubAgent(s SubAgent) *Gate {
 	sub := *g
 	sub.agent = s.Name
 	if s.Policy != nil {
-		sub.checker = delegate(g.checker, s.Policy)
+		sub.checker = toolgate.Delegate(g.checker, s.Policy)
 	}
 	if v := s.Visibility; v != nil {
 		parentSees := g.canSee

@@ -34,7 +34,7 @@
 //
 // Delegation: [Gate.SubAgent] makes the gate of a sub-agent, whose calls are
 // decided by its own policy and its parent's, the stricter winning,
-// and whose tool list is filtered ([Visibility]).
+// and whose tool list is filtered ([toolgate.Visibility]).
 //
 // Auditing: with [Options.Sink] every resolved decision becomes an
 // audit.Event (input digest, redacted input copy, outcome after asking,

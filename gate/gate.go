@@ -50,7 +50,7 @@ type Options struct {
 
 	// Visibility filters the tools the model is shown ([Gate.Tools]) and
 	// may call. Nil: every registered tool.
-	Visibility Visibility
+	Visibility toolgate.Visibility
 
 	// Sink, if set, receives an event for every decision the gate resolves.
 	Sink audit.Sink
@@ -312,7 +312,7 @@ func (g *Gate) check(ctx context.Context, c toolgate.Call) (d toolgate.Decision)
 		if first {
 			acc, first = x, false
 		} else {
-			acc = combine(acc, x)
+			acc = toolgate.Stricter(acc, x)
 		}
 		return acc.Outcome != toolgate.Deny
 	}
@@ -368,61 +368,6 @@ func normalize(d toolgate.Decision) toolgate.Decision {
 	d = withFirst(d, toolgate.Reason{Kind: toolgate.KindError, Message: "the checker returned no outcome"})
 	d.Outcome = toolgate.Deny
 	return d
-}
-
-// combine returns the stricter of a and b (a on a tie) and keeps a rewrite:
-// when the result allows or asks and either side rewrote the input, the
-// first rewrite is carried, so an ask from one side cannot drop the other
-// side's rewrite.
-func combine(a, b toolgate.Decision) toolgate.Decision {
-	r := toolgate.Stricter(a, b)
-	if r.Outcome == toolgate.Deny || r.Input != nil {
-		return r
-	}
-	for _, x := range [2]toolgate.Decision{a, b} {
-		if x.Input != nil && (x.Outcome == toolgate.Modify || x.Outcome == toolgate.Ask) {
-			r.Input = x.Input
-			if r.Outcome == toolgate.Allow {
-				r.Outcome = toolgate.Modify
-				r.Reasons = x.Reasons
-			}
-			break
-		}
-	}
-	return r
-}
-
-// combineChecker is the stricter of several checkers; see [Gate.SubAgent].
-type combineChecker []toolgate.Checker
-
-func (cs combineChecker) Decide(c toolgate.Call) toolgate.Decision {
-	var acc toolgate.Decision
-	for i, x := range cs {
-		d := normalize(x.Decide(c))
-		if i == 0 {
-			acc = d
-		} else {
-			acc = combine(acc, d)
-		}
-		if acc.Outcome == toolgate.Deny {
-			break
-		}
-	}
-	return acc
-}
-
-// delegate returns the checker of a sub-agent (SPEC §8): every call is
-// decided by parent and by sub, and the stricter decision wins, with the
-// stricter side's reasons (the parent's on a tie). A nil sub leaves the
-// parent's decision; a nil parent denies.
-func delegate(parent, sub toolgate.Checker) toolgate.Checker {
-	if parent == nil {
-		parent = combineChecker(nil)
-	}
-	if sub == nil {
-		return combineChecker{parent}
-	}
-	return combineChecker{parent, sub}
 }
 
 // settleRewrite validates a rewritten input against the tool's schema and

@@ -768,21 +768,27 @@ func TestDelegateChecker(t *testing.T) {
 		{modify(`{"text":"x"}`), allow, toolgate.Modify},
 		{allow, toolgate.Decision{}, toolgate.Deny},
 	} {
-		d := delegate(fixed(tc.parent), fixed(tc.sub)).Decide(toolgate.Call{Tool: "Echo"})
+		d := toolgate.Delegate(fixed(tc.parent), fixed(tc.sub)).Decide(toolgate.Call{Tool: "Echo"})
 		if d.Outcome != tc.want {
 			t.Errorf("parent %v sub %v: got %v", tc.parent.Outcome, tc.sub.Outcome, d.Outcome)
 		}
 	}
 	// The stricter side's reasons are given.
-	d := delegate(fixed(allow), fixed(denyRule)).Decide(toolgate.Call{})
+	d := toolgate.Delegate(fixed(allow), fixed(denyRule)).Decide(toolgate.Call{})
 	if d.Reason().Rule != "Echo(text:rm*)" {
 		t.Errorf("reasons %+v", d.Reasons)
 	}
-	if delegate(nil, fixed(allow)).Decide(toolgate.Call{}).Outcome != toolgate.Deny {
+	if toolgate.Delegate(nil, fixed(allow)).Decide(toolgate.Call{}).Outcome != toolgate.Deny {
 		t.Error("nil parent allowed")
 	}
-	if delegate(fixed(allow), nil).Decide(toolgate.Call{}).Outcome != toolgate.Allow {
-		t.Error("nil sub changed the parent's decision")
+	if toolgate.Delegate(fixed(allow), nil).Decide(toolgate.Call{}).Outcome != toolgate.Deny {
+		t.Error("nil sub allowed")
+	}
+	// A sub-agent gate without a policy of its own has the parent's checks.
+	g, _ := newRig(t, fixed(allow), nil)
+	sub := g.SubAgent(SubAgent{Name: "x"})
+	if _, err := sub.Call(t.Context(), echo("hi")); err != nil {
+		t.Errorf("nil sub policy changed the parent's allow: %v", err)
 	}
 }
 
