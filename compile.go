@@ -203,23 +203,7 @@ func Compile(layers []Layer, opts Options) (*Config, error) {
 	}
 
 	// Tool catalog overrides.
-	c.tools = make(map[string]ToolInfo, len(builtinTools)+8)
-	for k, v := range builtinTools {
-		c.tools[k] = v
-	}
-	for i := len(ls) - 1; i >= 0; i-- { // low priority first so higher ones win
-		for _, t := range ls[i].Tools {
-			if strings.Contains(t.Pattern, "*") {
-				c.toolGlobs = append(c.toolGlobs, toolOverride{glob: compileStarGlob(t.Pattern, false), fold: compileStarGlob(t.Pattern, true), spec: t})
-				continue
-			}
-			info, ok := c.tools[t.Pattern]
-			if !ok {
-				info = defaultToolInfo(t.Pattern)
-			}
-			c.tools[t.Pattern] = applyToolSpec(info, t)
-		}
-	}
+	c.tools, c.toolGlobs = toolCatalog(ls)
 
 	c.known = make(map[string]knownTool, len(c.tools))
 	c.foldNames = make(map[string][]string, len(c.tools))
@@ -398,6 +382,30 @@ func (c *Config) Layers() []Layer { return append([]Layer(nil), c.layers...) }
 
 // Precedence returns the precedence in force.
 func (c *Config) Precedence() Precedence { return c.precedence }
+
+// toolCatalog returns the built-in catalog as layers (highest priority
+// first) extend it: entries for exact names, and the tool globs.
+func toolCatalog(ls []Layer) (map[string]ToolInfo, []toolOverride) {
+	tools := make(map[string]ToolInfo, len(builtinTools)+8)
+	for k, v := range builtinTools {
+		tools[k] = v
+	}
+	var globs []toolOverride
+	for i := len(ls) - 1; i >= 0; i-- { // low priority first so higher ones win
+		for _, t := range ls[i].Tools {
+			if strings.Contains(t.Pattern, "*") {
+				globs = append(globs, toolOverride{glob: compileStarGlob(t.Pattern, false), fold: compileStarGlob(t.Pattern, true), spec: t})
+				continue
+			}
+			info, ok := tools[t.Pattern]
+			if !ok {
+				info = defaultToolInfo(t.Pattern)
+			}
+			tools[t.Pattern] = applyToolSpec(info, t)
+		}
+	}
+	return tools, globs
+}
 
 func defaultToolInfo(name string) ToolInfo {
 	if strings.HasPrefix(name, "mcp__") {

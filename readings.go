@@ -166,11 +166,16 @@ type ReadingNote struct {
 // ("assign-unsafe"), or that it reads a secret file, which only a path rule
 // can approve ("secret-non-path").
 func RuleReadings(text string, e Effect) []ReadingNote {
+	c := &Config{tools: builtinTools}
+	return c.ruleReadings(text, e)
+}
+
+// ruleReadings is RuleReadings with c's catalog.
+func (c *Config) ruleReadings(text string, e Effect) []ReadingNote {
 	pr, err := rule.Parse(text)
 	if err != nil {
 		return nil
 	}
-	c := &Config{tools: builtinTools}
 	p := c.planReadings(pr, e)
 	notes := p.notes
 	noCommand := false

@@ -220,19 +220,6 @@ type checkStats struct {
 	strictest toolgate.Outcome
 }
 
-// severity orders outcomes from most to least permissive.
-func severity(o toolgate.Outcome) int {
-	switch o {
-	case toolgate.Allow:
-		return 0
-	case toolgate.Modify:
-		return 1
-	case toolgate.Ask:
-		return 2
-	}
-	return 3
-}
-
 // job is one request line and its answer.
 type job struct {
 	line    []byte
@@ -315,9 +302,7 @@ func checkLoop(cfg *toolgate.Config, def defaults, in io.Reader, out io.Writer, 
 			_, writeErr = w.Write(j.out)
 		}
 		st.lines++
-		if severity(j.outcome) > severity(st.strictest) {
-			st.strictest = j.outcome
-		}
+		st.strictest = toolgate.Stricter(toolgate.Decision{Outcome: st.strictest}, toolgate.Decision{Outcome: j.outcome}).Outcome
 	}
 	if writeErr == nil {
 		writeErr = w.Flush()
