@@ -142,6 +142,30 @@ var stdioFields = map[Client][]string{
 // remoteFields mark an entry that reaches its server over the network.
 var remoteFields = []string{"url", "httpUrl", "tcp", "serverUrl"}
 
+// urlFields are the fields of a streamable-HTTP server entry that wrap
+// can carry: the address and headers go into the proxy's arguments, the
+// others keep their meaning for the proxy the client starts instead.
+// OAuth settings, header helpers and token variables are not among them:
+// the proxy cannot log in for the client.
+var urlFields = map[Client][]string{
+	Claude: {"type", "url", "headers", "timeout", "alwaysLoad"},
+	Gemini: {"type", "url", "httpUrl", "headers", "timeout", "trust", "description", "includeTools", "excludeTools"},
+	Codex: {"url", "startup_timeout_sec", "startup_timeout_ms", "tool_timeout_sec",
+		"enabled", "required", "enabled_tools", "disabled_tools", "default_tools_approval_mode", "tools"},
+	Cursor: {"type", "url", "headers"},
+}
+
+// remoteFieldAllowed reports whether a URL entry of client c may carry
+// field k.
+func remoteFieldAllowed(c Client, k string) bool {
+	for _, f := range urlFields[c] {
+		if f == k {
+			return true
+		}
+	}
+	return false
+}
+
 // expands reports whether the client expands environment variables ("$X",
 // "${X}", "${env:X}") in a stdio entry's arguments. Claude Code expands
 // ${VAR} in .mcp.json, Gemini CLI $VAR and ${VAR} in all of settings.json,

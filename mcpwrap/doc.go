@@ -13,7 +13,11 @@
 //	"args": ["mcp", "--upstream-name=fs", "--", "npx", "-y", "@modelcontextprotocol/server-filesystem", "/srv"]
 //
 // so the client starts the proxy with the entry's environment, working
-// directory and timeouts, and the proxy starts the original server. No field
+// directory and timeouts, and the proxy starts the original server. A
+// streamable-HTTP server's entry becomes a stdio entry whose command runs
+// the proxy with --upstream-url=URL (and --upstream-header for each header,
+// only with [Options.HeadersInArgs]: they are then on a command line every
+// local user can read); its other fields stay. No field
 // a client does not know is ever added: Claude Code, Gemini CLI, Codex and
 // Cursor would each either reject it or drop it when they rewrite the file.
 //
@@ -31,8 +35,8 @@
 // elsewhere keeps those edits and gets only its entries back.
 //
 // The record is a convenience, not an authority: it is used only when
-// putting it back yields exactly what the wrapped entry itself says (its
-// upstream command and arguments after "--", every other field unchanged).
+// wrapping the recorded text again yields exactly the wrapped entry as it
+// is now.
 // An entry edited while wrapped, or a state file that is missing or was
 // altered, is restored from the wrapped entry's own content instead.
 //
@@ -42,9 +46,10 @@
 // back or could not carry through the proxy: files it cannot parse (with the
 // line and column), entries that are not objects, have no command, have
 // arguments that are not strings, carry fields whose meaning behind a proxy
-// is unknown, or reach a server by URL (the proxy fronts stdio servers;
-// see [Refusal]). By default a refusal of any selected entry means nothing
-// is written; [Options.Partial] wraps the others.
+// is unknown or whose work the proxy cannot do (OAuth, header helpers,
+// token variables), or reach an SSE or WebSocket server. By default a
+// refusal of any selected entry means nothing is written ([RefusedError]);
+// [Options.Partial] wraps the others.
 //
 // Every edit is checked before it is written: the new text is parsed again
 // and must mean exactly the old configuration with only the intended

@@ -81,7 +81,7 @@ func TestWrapFiles(t *testing.T) {
 
 	// A refusal writes nothing.
 	bad := filepath.Join(dir, ".mcp.json")
-	const remote = `{"mcpServers":{"r":{"type":"http","url":"https://x"},"l":{"command":"x"}}}`
+	const remote = `{"mcpServers":{"r":{"type":"sse","url":"https://x"},"l":{"command":"x"}}}`
 	if err := os.WriteFile(bad, []byte(remote), 0o644); err != nil {
 		t.Fatal(err)
 	}

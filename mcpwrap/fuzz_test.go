@@ -17,7 +17,7 @@ import (
 // input byte for byte, every entry from its record.
 func checkRoundTrip(t *testing.T, c Client, file string, in []byte) {
 	t.Helper()
-	o := Options{Command: testCommand, Partial: true}
+	o := Options{Command: testCommand, Partial: true, HeadersInArgs: true}
 	w, err := WrapText(c, file, in, nil, o)
 	if err != nil {
 		if strings.Contains(err.Error(), "internal error") {
@@ -69,6 +69,7 @@ func FuzzRoundTripJSON(f *testing.F) {
 	}
 	f.Add(`{"mcpServers":{"a":{"command":"x","args":["\u00e9\ud83d\ude00","\"q\"","--"]}}}`)
 	f.Add(`{"mcpServers":{"a":{"args":[],"command":"x"},"b":{"command":"toolgate","args":["mcp","--"]}}}`)
+	f.Add(`{"mcpServers":{"u":{"type":"http","url":"https://h/mcp","headers":{"A":"b"}},"g":{"httpUrl":"http://x"}}}`)
 	f.Fuzz(func(t *testing.T, s string) {
 		for _, c := range []Client{Claude, Gemini, Cursor} {
 			checkRoundTrip(t, c, "/p/.claude.json", []byte(s))

@@ -19,7 +19,7 @@ const testCommand = "/usr/local/bin/toolgate"
 
 // TestGolden runs the cases of testdata/*.txtar. Each archive has a
 // comment of "key=value" options (client, file, servers, proxy-arg,
-// partial) and an "in" file; the golden sections are "wrapped" (the
+// partial, headers-in-args) and an "in" file; the golden sections are "wrapped" (the
 // wrapped file), "report" (one line per entry) or "error" (a refusal). Every
 // case that wraps also checks that wrapping again changes nothing and that
 // unwrapping gives back "in" byte for byte.
@@ -45,7 +45,7 @@ func TestGolden(t *testing.T) {
 				t.Fatal(err)
 			}
 			file := "/home/u/project/" + opts["file"]
-			o := Options{Command: testCommand, Partial: opts["partial"] == "true"}
+			o := Options{Command: testCommand, Partial: opts["partial"] == "true", HeadersInArgs: opts["headers-in-args"] == "true"}
 			if s := opts["servers"]; s != "" {
 				o.Servers = strings.Split(s, ",")
 			}

@@ -205,3 +205,82 @@ func indentAt(src string, off int) string {
 	}
 	return src[ls:i]
 }
+
+// rewriteMembers returns the text with entry s replaced by an object of
+// the members each returns for the entry's members in order (as member
+// texts, `"key": value`), laid out as the entry was: one member a line,
+// indented as its first member, when it spanned lines.
+func (d *jsonDoc) rewriteMembers(s docServer, each func(m jmember) []string) (string, error) {
+	n, err := d.node(s.path)
+	if err != nil {
+		return "", err
+	}
+	var members []string
+	for _, m := range n.members {
+		members = append(members, each(m)...)
+	}
+	var text string
+	switch {
+	case len(members) == 0:
+		text = "{}"
+	case strings.Contains(d.src[n.start:n.end], "\n") && len(n.members) > 0:
+		indent := indentAt(d.src, n.members[0].keyStart)
+		text = "{\n" + indent + strings.Join(members, ",\n"+indent) + "\n" + indentAt(d.src, n.end-1) + "}"
+	default:
+		text = "{" + strings.Join(members, ", ") + "}"
+	}
+	return d.src[:n.start] + text + d.src[n.end:], nil
+}
+
+// raw is a member's text as the file has it.
+func (d *jsonDoc) raw(m jmember) string {
+	return quoteJSON(m.key) + ": " + d.src[m.val.start:m.val.end]
+}
+
+func (d *jsonDoc) toStdio(s docServer, c Client, urlKey, cmd string, args []string) (string, error) {
+	return d.rewriteMembers(s, func(m jmember) []string {
+		switch m.key {
+		case "type":
+			if t := stdioType(c); t != "" {
+				return []string{`"type": ` + quoteJSON(t)}
+			}
+			return nil
+		case urlKey:
+			return []string{`"command": ` + quoteJSON(cmd), `"args": ` + d.renderArgs(nil, args)}
+		case "headers":
+			return nil
+		}
+		return []string{d.raw(m)}
+	})
+}
+
+func (d *jsonDoc) toRemote(s docServer, c Client, url string, headers map[string]any) (string, error) {
+	key, typ := remoteShape(c)
+	_, hasType := s.fields["type"]
+	return d.rewriteMembers(s, func(m jmember) []string {
+		switch m.key {
+		case "type":
+			if typ != "" {
+				return []string{`"type": ` + quoteJSON(typ)}
+			}
+			return nil
+		case "command":
+			var out []string
+			if typ != "" && !hasType {
+				out = append(out, `"type": `+quoteJSON(typ))
+			}
+			out = append(out, quoteJSON(key)+": "+quoteJSON(url))
+			if len(headers) > 0 {
+				var hs []string
+				for _, k := range sortedKeys(headers) {
+					hs = append(hs, quoteJSON(k)+": "+quoteJSON(headers[k].(string)))
+				}
+				out = append(out, `"headers": {`+strings.Join(hs, ", ")+"}")
+			}
+			return out
+		case "args":
+			return nil
+		}
+		return []string{d.raw(m)}
+	})
+}

@@ -90,11 +90,11 @@ func (d *tomlDoc) editable(s docServer) string {
 		return err.Error()
 	}
 	for _, it := range body {
-		if equalKeys(it.key, []string{"command"}) {
+		if equalKeys(it.key, []string{"command"}) || equalKeys(it.key, []string{"url"}) {
 			return ""
 		}
 	}
-	return fmt.Sprintf("its command is not a key of its own %s table (it is set with dotted keys elsewhere), which toolgate does not edit", s.where)
+	return fmt.Sprintf("its command or url is not a key of its own %s table (it is set with dotted keys elsewhere), which toolgate does not edit", s.where)
 }
 
 func (d *tomlDoc) generic() any { return d.value }
@@ -509,4 +509,55 @@ func (s *tscanner) value() error {
 		}
 		return nil
 	}
+}
+
+// item returns the key/value item named key in a server's table.
+func (d *tomlDoc) item(s docServer, key string) (*titem, error) {
+	_, body, err := d.section(s)
+	if err != nil {
+		return nil, err
+	}
+	for i := range body {
+		if equalKeys(body[i].key, []string{key}) {
+			return &body[i], nil
+		}
+	}
+	return nil, fmt.Errorf("the %s of %s is not a key of its %s table, which toolgate does not edit", key, s.name, s.where)
+}
+
+func (d *tomlDoc) toStdio(s docServer, c Client, urlKey, cmd string, args []string) (string, error) {
+	it, err := d.item(s, urlKey)
+	if err != nil {
+		return "", err
+	}
+	text := "command = " + tomlString(cmd) + "\n" + indentAt(d.src, it.start) + "args = " + d.renderArgs(nil, args)
+	return d.src[:it.start] + text + d.src[it.valEnd:], nil
+}
+
+func (d *tomlDoc) toRemote(s docServer, c Client, url string, headers map[string]any) (string, error) {
+	if len(headers) > 0 {
+		return "", fmt.Errorf("internal error: headers for a Codex server")
+	}
+	cmd, err := d.item(s, "command")
+	if err != nil {
+		return "", err
+	}
+	out := d.src
+	if args, err := d.item(s, "args"); err == nil {
+		// The whole line of args goes.
+		start := strings.LastIndexByte(out[:args.start], '\n') + 1
+		end := args.end
+		if end < len(out) && out[end] == '\n' {
+			end++
+		} else if end < len(out) && strings.HasPrefix(out[end:], "\r\n") {
+			end += 2
+		}
+		if args.start < cmd.start {
+			out = out[:start] + out[end:]
+			shift := end - start
+			return out[:cmd.start-shift] + "url = " + tomlString(url) + out[cmd.valEnd-shift:], nil
+		}
+		out = out[:start] + out[end:]
+	}
+	return out[:cmd.start] + "url = " + tomlString(url) + out[cmd.valEnd:], nil
 }

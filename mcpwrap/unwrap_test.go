@@ -142,10 +142,53 @@ enabled = false
 		},
 		actions: []Action{Restored, Restored},
 	}}
+	lost := func(t *testing.T, s string) string { return "" }
+	cases = append(cases, []struct {
+		name      string
+		client    Client
+		file      string
+		in        string
+		change    func(t *testing.T, wrapped string) string
+		state     func(t *testing.T, state string) string
+		want      func(t *testing.T, in string) string
+		actions   []Action
+		identical bool
+	}{{
+		name: "URL entry, state file lost", client: Claude, file: ".mcp.json",
+		in:    `{"mcpServers": {"r": {"url": "https://x/mcp", "timeout": 5, "type": "http", "headers": {"B": "2", "A": "1"}}}}`,
+		state: lost,
+		want: func(t *testing.T, in string) string {
+			// The type keeps its place; the headers come after the address.
+			return `{"mcpServers": {"r": {"url": "https://x/mcp", "headers": {"A": "1", "B": "2"}, "timeout": 5, "type": "http"}}}`
+		},
+		actions: []Action{Rebuilt},
+	}, {
+		name: "Gemini URL entry, state file lost", client: Gemini, file: "settings.json",
+		in:    "{\"mcpServers\": {\"r\": {\n  \"httpUrl\": \"https://x/mcp\", // c\n  \"trust\": true\n}}}",
+		state: lost,
+		want: func(t *testing.T, in string) string {
+			return "{\"mcpServers\": {\"r\": {\n  \"httpUrl\": \"https://x/mcp\",\n  \"trust\": true\n}}}"
+		},
+		actions: []Action{Rebuilt},
+	}, {
+		name: "Codex URL entry, state file lost", client: Codex, file: "config.toml",
+		in:    "[mcp_servers.r]\nenabled = true\nurl = \"https://x/mcp\" # c\n\n[x]\ny = 1\n",
+		state: lost,
+		want: func(t *testing.T, in string) string {
+			// The comment went with the args line it was moved to.
+			return "[mcp_servers.r]\nenabled = true\nurl = \"https://x/mcp\"\n\n[x]\ny = 1\n"
+		},
+		actions: []Action{Rebuilt},
+	}, {
+		name: "Codex URL entry untouched", client: Codex, file: "config.toml",
+		in:      "[mcp_servers.r]\nurl = \"https://x/mcp\" # c\n",
+		want:    func(t *testing.T, in string) string { return in },
+		actions: []Action{Restored}, identical: true,
+	}}...)
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			file := "/home/u/p/" + tc.file
-			w, err := WrapText(tc.client, file, []byte(tc.in), nil, Options{Command: testCommand})
+			w, err := WrapText(tc.client, file, []byte(tc.in), nil, Options{Command: testCommand, HeadersInArgs: true})
 			if err != nil {
 				t.Fatal(err)
 			}

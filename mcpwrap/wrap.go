@@ -24,6 +24,9 @@ type Options struct {
 	// Partial lets Wrap wrap the servers it can when it must refuse
 	// others; without it a refusal means nothing is written.
 	Partial bool
+	// HeadersInArgs lets Wrap wrap a URL server with HTTP headers: they
+	// go on the proxy's command line, which every local user can read.
+	HeadersInArgs bool
 }
 
 // Action is what happened to one server entry.
@@ -121,6 +124,13 @@ type document interface {
 	putRecord(s docServer, text string) (string, error)
 	// editable says why an entry's text cannot be edited, or "".
 	editable(s docServer) string
+	// toStdio returns the text with a URL entry turned into a stdio one
+	// running cmd with args: its address field replaced by command and
+	// args, its headers dropped, its type (if any) made stdio.
+	toStdio(s docServer, c Client, urlKey, cmd string, args []string) (string, error)
+	// toRemote returns the text with a stdio entry turned into a URL one
+	// (see remoteShape), the inverse of toStdio.
+	toRemote(s docServer, c Client, url string, headers map[string]any) (string, error)
 }
 
 func parseDoc(c Client, file, src string) (document, error) {
@@ -143,23 +153,27 @@ func findServer(d document, path []string) (docServer, bool) {
 type kind int
 
 const (
-	kindRefuse kind = iota
-	kindStdio
-	kindWrapped
+	kindRefuse  kind = iota
+	kindStdio        // a stdio server: wrap it
+	kindRemote       // a streamable-HTTP server: wrap it with --upstream-url
+	kindWrapped      // already behind toolgate
 )
 
 // classified is an entry's classification.
 type classified struct {
-	kind     kind
-	reason   string
-	cmd      string
-	args     []string
-	upstream []string // kindWrapped: the original command line
+	kind    kind
+	reason  string
+	cmd     string
+	args    []string
+	urlKey  string      // kindRemote: the field holding the address
+	url     string      // kindRemote: the address
+	headers []string    // kindRemote: "Key: Value", sorted by key
+	form    wrappedForm // kindWrapped: what the command line says
 }
 
 // classify decides whether an entry can be wrapped, is wrapped, or must be
 // refused, and why.
-func classify(c Client, s docServer, configured string) classified {
+func classify(c Client, s docServer, o Options) classified {
 	if s.fields == nil {
 		return classified{reason: "the entry is not an object"}
 	}
@@ -170,22 +184,25 @@ func classify(c Client, s docServer, configured string) classified {
 		args, argsOK = nil, true
 	}
 	if cmdIsString && argsOK {
-		if _, up, ok := parseWrapped(cmd, args, configured); ok {
-			return classified{kind: kindWrapped, cmd: cmd, args: args, upstream: up}
+		if form, ok := parseWrapped(cmd, args, o.Command); ok {
+			return classified{kind: kindWrapped, cmd: cmd, args: args, form: form}
 		}
+	}
+	if p := nameProblem(c, s.name); p != "" {
+		return classified{reason: p}
+	}
+	if _, ok := f["command"]; !ok {
+		return classifyRemote(c, s, o)
 	}
 	for _, k := range remoteFields {
 		if _, ok := f[k]; ok {
-			return classified{reason: fmt.Sprintf("a server reached by URL (%q): the toolgate proxy fronts stdio servers only, so it cannot be wrapped", k)}
+			return classified{reason: fmt.Sprintf("it has both a command and %q", k)}
 		}
 	}
 	if t, ok := f["type"]; ok && c != Codex {
 		if ts, _ := t.(string); ts != "stdio" {
-			return classified{reason: fmt.Sprintf("its type is %s, not \"stdio\": the toolgate proxy fronts stdio servers only, so it cannot be wrapped", jsonText(t))}
+			return classified{reason: fmt.Sprintf("it has a command but its type is %s, not \"stdio\"", jsonText(t))}
 		}
-	}
-	if _, ok := f["command"]; !ok {
-		return classified{reason: "the entry has no command"}
 	}
 	if !cmdIsString || cmd == "" {
 		return classified{reason: "its command is not a non-empty string"}
@@ -193,19 +210,116 @@ func classify(c Client, s docServer, configured string) classified {
 	if !argsOK {
 		return classified{reason: "its args are not a list of strings"}
 	}
-	var unknown []string
-	for _, k := range s.keys {
-		if !fieldAllowed(c, k) {
-			unknown = append(unknown, fmt.Sprintf("%q", k))
-		}
-	}
-	if len(unknown) > 0 {
-		return classified{reason: fmt.Sprintf("field %s: toolgate does not know what %s does with it once the server runs behind the proxy", strings.Join(unknown, ", "), clientName(c))}
-	}
-	if p := nameProblem(c, s.name); p != "" {
+	if p := unknownFields(c, s, fieldAllowed); p != "" {
 		return classified{reason: p}
 	}
 	return classified{kind: kindStdio, cmd: cmd, args: args}
+}
+
+// uncarried are fields clients know whose work the proxy cannot do.
+var uncarried = map[string]string{
+	"oauth":                "the client logs in to the server itself (OAuth), which the proxy cannot do for it",
+	"headersHelper":        "the client runs a program to make the headers, which the proxy cannot do for it",
+	"bearer_token_env_var": "Codex sends the token itself, which the proxy cannot do for it",
+	"env_http_headers":     "Codex makes these headers from its environment itself, which the proxy cannot do for it",
+	"http_headers":         "Codex sends these headers itself; wrap does not yet pass a Codex server's headers to the proxy",
+	"authProviderType":     "the client authenticates to the server itself, which the proxy cannot do for it",
+	"targetAudience":       "the client authenticates to the server itself, which the proxy cannot do for it",
+	"targetServiceAccount": "the client authenticates to the server itself, which the proxy cannot do for it",
+}
+
+// unknownFields says which of an entry's fields allowed does not accept,
+// or "".
+func unknownFields(c Client, s docServer, allowed func(Client, string) bool) string {
+	var unknown []string
+	for _, k := range s.keys {
+		if why, ok := uncarried[k]; ok {
+			return fmt.Sprintf("field %q: %s", k, why)
+		}
+		if !allowed(c, k) {
+			unknown = append(unknown, fmt.Sprintf("%q", k))
+		}
+	}
+	if len(unknown) == 0 {
+		return ""
+	}
+	return fmt.Sprintf("field %s: toolgate does not know what %s does with it once the server runs behind the proxy", strings.Join(unknown, ", "), clientName(c))
+}
+
+// classifyRemote classifies an entry without a command: a server reached
+// by URL. The proxy fronts streamable-HTTP servers (--upstream-url), not
+// SSE-only ones, and sends headers it is given on its command line.
+func classifyRemote(c Client, s docServer, o Options) classified {
+	f := s.fields
+	typ, hasType := f["type"].(string)
+	if _, ok := f["type"]; ok && !hasType {
+		return classified{reason: "its type is not a string"}
+	}
+	urlKey := ""
+	switch c {
+	case Claude:
+		switch {
+		case typ == "sse" || typ == "sse-ide":
+			return classified{reason: fmt.Sprintf("an SSE server (type %q): the toolgate proxy fronts streamable-HTTP servers only", typ)}
+		case typ == "http":
+			urlKey = "url"
+		case hasType:
+			return classified{reason: fmt.Sprintf("a server of type %q, which the toolgate proxy cannot front", typ)}
+		}
+	case Gemini:
+		switch _, isHTTP := f["httpUrl"]; {
+		case isHTTP:
+			urlKey = "httpUrl"
+		case f["url"] != nil && typ == "http":
+			urlKey = "url"
+		case f["url"] != nil:
+			return classified{reason: "an SSE server (\"url\" without type \"http\"): the toolgate proxy fronts streamable-HTTP servers only"}
+		case f["tcp"] != nil:
+			return classified{reason: "a server reached over a WebSocket (\"tcp\"), which the toolgate proxy cannot front"}
+		}
+	case Cursor:
+		switch {
+		case typ == "sse":
+			return classified{reason: "an SSE server (type \"sse\"): the toolgate proxy fronts streamable-HTTP servers only"}
+		case f["url"] != nil && (typ == "" || typ == "http" || typ == "streamable-http"):
+			urlKey = "url"
+		}
+	case Codex:
+		if f["url"] != nil {
+			urlKey = "url"
+		}
+	}
+	if urlKey == "" {
+		return classified{reason: "the entry has no command and no address the toolgate proxy can front"}
+	}
+	u, ok := f[urlKey].(string)
+	if !ok || u == "" {
+		return classified{reason: fmt.Sprintf("its %q is not a non-empty string", urlKey)}
+	}
+	if p := unknownFields(c, s, remoteFieldAllowed); p != "" {
+		return classified{reason: p}
+	}
+	cl := classified{kind: kindRemote, urlKey: urlKey, url: u}
+	if h, ok := f["headers"]; ok {
+		m, ok := h.(map[string]any)
+		if !ok {
+			return classified{reason: "its headers are not an object"}
+		}
+		for _, k := range sortedKeys(m) {
+			v, ok := m[k].(string)
+			if !ok || k == "" || strings.ContainsAny(k, ":\r\n") || strings.ContainsAny(v, "\r\n") {
+				return classified{reason: fmt.Sprintf("its header %q is not a header the proxy can be given", k)}
+			}
+			cl.headers = append(cl.headers, k+": "+v)
+		}
+		if len(cl.headers) > 0 && !o.HeadersInArgs {
+			return classified{reason: "its headers would be on the proxy's command line, which every local user can read (ps, /proc); wrap it with --headers-in-args if that is acceptable here"}
+		}
+	}
+	if expands(c) && strings.Contains(s.name, "$") {
+		return classified{reason: nameProblem(c, s.name)}
+	}
+	return cl
 }
 
 // stringList returns v as a list of strings.
@@ -290,15 +404,15 @@ func WrapText(c Client, file string, src, state []byte, o Options) (*Result, err
 	var todo []docServer
 	var plans []classified
 	for _, s := range sel {
-		cl := classify(c, s, o.Command)
-		if p := doc.editable(s); p != "" && cl.kind == kindStdio {
+		cl := classify(c, s, o)
+		if p := doc.editable(s); p != "" && (cl.kind == kindStdio || cl.kind == kindRemote) {
 			cl = classified{reason: p}
 		}
 		e := Entry{Name: s.name, Where: s.where}
 		switch cl.kind {
 		case kindWrapped:
 			e.Action = AlreadyWrapped
-		case kindStdio:
+		case kindStdio, kindRemote:
 			e.Action = Wrapped
 			todo = append(todo, s)
 			plans = append(plans, cl)
@@ -320,13 +434,8 @@ func WrapText(c Client, file string, src, state []byte, o Options) (*Result, err
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s: %v", file, s.where, err)
 		}
-		upstream := append([]string{plans[i].cmd}, plans[i].args...)
-		args := ProxyArgs(s.name, o.ProxyArgs, upstream)
-		next, err := doc.setCommand(s, o.Command, args)
+		next, err := wrapEntry(c, file, text, doc, s, plans[i], o.Command, o.ProxyArgs)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %s: %v", file, s.where, err)
-		}
-		if err := checkEdit(c, file, text, next, s.path, o.Command, args, false); err != nil {
 			return nil, err
 		}
 		st.put(s.path, orig)
@@ -347,6 +456,117 @@ func WrapText(c Client, file string, src, state []byte, o Options) (*Result, err
 	st.File = file
 	res.State, err = st.encode()
 	return res, err
+}
+
+// wrapEntry returns text (parsed as doc) with entry s, classified as cl,
+// running behind the proxy cmd with the extra proxy flags.
+func wrapEntry(c Client, file, text string, doc document, s docServer, cl classified, cmd string, extra []string) (string, error) {
+	var next string
+	var err error
+	var args []string
+	var change func(map[string]any)
+	switch cl.kind {
+	case kindStdio:
+		args = ProxyArgs(s.name, extra, append([]string{cl.cmd}, cl.args...))
+		next, err = doc.setCommand(s, cmd, args)
+	case kindRemote:
+		args = URLProxyArgs(s.name, extra, cl.url, cl.headers)
+		next, err = doc.toStdio(s, c, cl.urlKey, cmd, args)
+		change = func(e map[string]any) {
+			delete(e, cl.urlKey)
+			delete(e, "headers")
+			if _, ok := e["type"]; ok {
+				if t := stdioType(c); t != "" {
+					e["type"] = t
+				} else {
+					delete(e, "type")
+				}
+			}
+		}
+	default:
+		return "", fmt.Errorf("internal error: %s cannot be wrapped", s.where)
+	}
+	if err != nil {
+		return "", fmt.Errorf("%s: %s: %v", file, s.where, err)
+	}
+	err = checkEdit(c, file, text, next, s.path, func(e map[string]any) {
+		if change != nil {
+			change(e)
+		}
+		e["command"] = cmd
+		e["args"] = anyList(args)
+	})
+	return next, err
+}
+
+// rebuildEntry returns text (parsed as doc) with the wrapped entry s,
+// classified as cl, rebuilt from what its command line says.
+func rebuildEntry(c Client, file, text string, doc document, s docServer, cl classified) (string, error) {
+	f := cl.form
+	if f.upstream != nil {
+		next, err := doc.setCommand(s, f.upstream[0], f.upstream[1:])
+		if err != nil {
+			return "", fmt.Errorf("%s: %s: %v", file, s.where, err)
+		}
+		return next, checkEdit(c, file, text, next, s.path, func(e map[string]any) {
+			e["command"] = f.upstream[0]
+			e["args"] = anyList(f.upstream[1:])
+		})
+	}
+	headers := map[string]any{}
+	for _, h := range f.headers {
+		k, v, _ := strings.Cut(h, ":")
+		headers[strings.TrimSpace(k)] = strings.TrimLeft(v, " ")
+	}
+	next, err := doc.toRemote(s, c, f.url, headers)
+	if err != nil {
+		return "", fmt.Errorf("%s: %s: %v", file, s.where, err)
+	}
+	return next, checkEdit(c, file, text, next, s.path, func(e map[string]any) {
+		delete(e, "command")
+		delete(e, "args")
+		key, typ := remoteShape(c)
+		e[key] = f.url
+		if _, ok := e["type"]; ok || typ != "" {
+			if typ == "" {
+				delete(e, "type")
+			} else {
+				e["type"] = typ
+			}
+		}
+		if len(headers) > 0 {
+			e["headers"] = headers
+		}
+	})
+}
+
+// stdioType is the type a wrapped URL entry gets when it has a type
+// field; "" means the field is removed (Gemini CLI has no stdio type).
+func stdioType(c Client) string {
+	if c == Gemini {
+		return ""
+	}
+	return "stdio"
+}
+
+// remoteShape is how a rebuilt URL entry names its address, and its type
+// ("" for none).
+func remoteShape(c Client) (urlKey, typ string) {
+	switch c {
+	case Claude:
+		return "url", "http"
+	case Gemini:
+		return "httpUrl", ""
+	}
+	return "url", ""
+}
+
+func anyList(ss []string) []any {
+	out := make([]any, len(ss))
+	for i, s := range ss {
+		out[i] = s
+	}
+	return out
 }
 
 // commandProblem says why the toolgate command or proxy flags cannot be
@@ -373,10 +593,10 @@ func commandProblem(c Client, cmd string, extra []string) string {
 
 // UnwrapText computes the unwrap of one configuration file (see
 // [WrapText]). Each wrapped entry gets its recorded original text back
-// when putting it back yields exactly what the wrapped entry says;
-// otherwise (no record, or the entry was edited while wrapped) the entry's
-// command and args are rebuilt from its own upstream command line, keeping
-// its other fields as they are now.
+// when wrapping that text again yields exactly the entry as it is now;
+// otherwise (no record, or the entry was edited while wrapped) the entry
+// is rebuilt from its own command line, keeping its other fields as they
+// are now.
 func UnwrapText(c Client, file string, src, state []byte, o Options) (*Result, error) {
 	res := &Result{Path: file}
 	st, err := parseState(state)
@@ -394,7 +614,7 @@ func UnwrapText(c Client, file string, src, state []byte, o Options) (*Result, e
 		return nil, err
 	}
 	for _, s := range sel {
-		cl := classify(c, s, o.Command)
+		cl := classify(c, s, o)
 		e := Entry{Name: s.name, Where: s.where}
 		if cl.kind != kindWrapped {
 			if _, ok := st.get(s.path); ok || len(o.Servers) > 0 {
@@ -412,12 +632,10 @@ func UnwrapText(c Client, file string, src, state []byte, o Options) (*Result, e
 			return nil, fmt.Errorf("internal error: %v", err)
 		}
 		cur, _ := findServer(doc, s.path)
-		up := cl.upstream
 		e.Action = Rebuilt
 		e.Reason = "no record of its original text; rebuilt from the wrapped entry"
 		if rec, ok := st.get(s.path); ok {
-			cand, err := doc.putRecord(cur, rec)
-			if err == nil && checkEdit(c, file, text, cand, s.path, up[0], up[1:], true) == nil {
+			if cand, ok := recordFits(c, file, text, doc, cur, cl, rec); ok {
 				e.Action, e.Reason = Restored, ""
 				text = cand
 			} else {
@@ -425,14 +643,9 @@ func UnwrapText(c Client, file string, src, state []byte, o Options) (*Result, e
 			}
 		}
 		if e.Action == Rebuilt {
-			next, err := doc.setCommand(cur, up[0], up[1:])
-			if err != nil {
-				return nil, fmt.Errorf("%s: %s: %v", file, s.where, err)
-			}
-			if err := checkEdit(c, file, text, next, s.path, up[0], up[1:], false); err != nil {
+			if text, err = rebuildEntry(c, file, text, doc, cur, cl); err != nil {
 				return nil, err
 			}
-			text = next
 		}
 		st.del(s.path)
 		res.Entries = append(res.Entries, e)
@@ -461,6 +674,40 @@ func UnwrapText(c Client, file string, src, state []byte, o Options) (*Result, e
 	return res, nil
 }
 
+// recordFits returns text with the recorded original rec put back for the
+// wrapped entry s, when wrapping rec again — with the entry's own proxy
+// command and flags — gives exactly what the entry is now. A record that
+// does not fit (the entry was edited, or the state file altered) is not
+// used: the state file can never make unwrap write a server the wrapped
+// entry does not name.
+func recordFits(c Client, file, text string, doc document, s docServer, cl classified, rec string) (string, bool) {
+	cand, err := doc.putRecord(s, rec)
+	if err != nil {
+		return "", false
+	}
+	cd, err := parseDoc(c, file, cand)
+	if err != nil {
+		return "", false
+	}
+	cs, ok := findServer(cd, s.path)
+	if !ok {
+		return "", false
+	}
+	ccl := classify(c, cs, Options{HeadersInArgs: true})
+	if (ccl.kind != kindStdio && ccl.kind != kindRemote) || cd.editable(cs) != "" {
+		return "", false
+	}
+	again, err := wrapEntry(c, file, cand, cd, cs, ccl, cl.cmd, cl.form.extra)
+	if err != nil {
+		return "", false
+	}
+	ad, err := parseDoc(c, file, again)
+	if err != nil || !reflect.DeepEqual(ad.generic(), doc.generic()) {
+		return "", false
+	}
+	return cand, true
+}
+
 func whereOf(c Client, path []string) string {
 	if c == Codex {
 		return tomlHeader(path)
@@ -469,10 +716,9 @@ func whereOf(c Client, path []string) string {
 }
 
 // checkEdit parses an edited text and checks that it means exactly the
-// old text with the entry at path holding cmd and args; with loose, an
-// absent args and an empty one count as equal. A failure is an internal
-// error: nothing is written.
-func checkEdit(c Client, file, old, next string, path []string, cmd string, args []string, loose bool) error {
+// old text with change applied to the entry at path. A failure is an
+// internal error: nothing is written.
+func checkEdit(c Client, file, old, next string, path []string, change func(map[string]any)) error {
 	od, err := parseDoc(c, file, old)
 	if err != nil {
 		return fmt.Errorf("internal error: %v", err)
@@ -486,24 +732,9 @@ func checkEdit(c Client, file, old, next string, path []string, cmd string, args
 	if !ok {
 		return fmt.Errorf("internal error: no entry %s", whereOf(c, path))
 	}
-	list := make([]any, len(args))
-	for i, a := range args {
-		list[i] = a
-	}
-	entry["command"] = cmd
-	entry["args"] = list
-	got := nd.generic()
-	if loose {
-		for _, g := range []any{want, got} {
-			if e, ok := lookup(g, path).(map[string]any); ok {
-				if a, ok := e["args"].([]any); ok && len(a) == 0 {
-					delete(e, "args")
-				}
-			}
-		}
-	}
-	if !reflect.DeepEqual(want, got) {
-		return fmt.Errorf("internal error: the edit of %s in %s changes more than its command and args; nothing written", whereOf(c, path), file)
+	change(entry)
+	if !reflect.DeepEqual(want, nd.generic()) {
+		return fmt.Errorf("internal error: the edit of %s in %s changes more than it should; nothing written", whereOf(c, path), file)
 	}
 	return nil
 }

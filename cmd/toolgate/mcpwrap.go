@@ -15,19 +15,23 @@ import (
 const mcpWrapUsage = `Usage:
 
 	toolgate mcp wrap CLIENT   [--project|--user|--file PATH] [--server NAME]... [--command PROG]
-	                           [--proxy-arg FLAG]... [--partial] [--dry-run]
+	                           [--proxy-arg FLAG]... [--partial] [--headers-in-args] [--dry-run]
 	toolgate mcp unwrap CLIENT [--project|--user|--file PATH] [--server NAME]... [--dry-run]
 
 "wrap" rewrites the MCP configuration of CLIENT (claude, gemini, codex or
-cursor) so that each stdio MCP server runs behind the toolgate proxy: its
-entry's command becomes
+cursor) so that each MCP server runs behind the toolgate proxy. A stdio
+server's entry keeps every field but its command, which becomes
 
 	PROG mcp [FLAG...] --upstream-name=NAME -- ORIGINAL-COMMAND ORIGINAL-ARGS...
 
-and every other field stays as it is. PROG is this binary's absolute path
-unless --command names another. Wrapping twice changes nothing. The
-original text of each entry is kept in FILE.toolgate-mcpwrap.json, next to
-the file; "unwrap" puts it back, byte for byte when nothing else changed.
+and a streamable-HTTP server's entry becomes a stdio entry running
+
+	PROG mcp [FLAG...] --upstream-name=NAME --upstream-url=URL [--upstream-header 'K: V']...
+
+PROG is this binary's absolute path unless --command names another.
+Wrapping twice changes nothing. The original text of each entry is kept in
+FILE.toolgate-mcpwrap.json next to the file; "unwrap" puts it back, byte for
+byte when nothing else changed.
 
 Files:
 
@@ -36,10 +40,12 @@ Files:
 	codex   project .codex/config.toml      user $CODEX_HOME/config.toml or ~/.codex/config.toml (default)
 	cursor  project .cursor/mcp.json        user ~/.cursor/mcp.json
 
-Wrap refuses, naming the file and entry, servers it cannot put behind the
-proxy and restore: servers reached by URL, entries with fields whose meaning
-behind a proxy is unknown, names the client would expand as variables, and
-files it cannot parse. Then nothing is written, unless --partial.
+Wrap refuses, naming the file and entry, what it cannot put behind the
+proxy and restore: SSE and WebSocket servers, servers the client logs in to
+(OAuth, token variables), URL servers with headers (unless
+--headers-in-args), fields whose meaning behind a proxy is unknown, names
+the client would expand as variables, and files it cannot parse. Then
+nothing is written, unless --partial.
 
 Exit status: 0 done (or nothing to do); 1 refused or failed; 2 usage error.
 
@@ -49,6 +55,7 @@ Flags:
 // mcpFlags are the flags "mcp wrap" and "mcp unwrap" share.
 type mcpFlags struct {
 	project, user, partial, dryRun bool
+	headersInArgs                  bool
 	file, dir, home, command       string
 	servers, proxyArgs             stringsFlag
 }
@@ -81,6 +88,7 @@ func (c *cli) mcpWrapMain(verb string, args []string) int {
 		fl.StringVar(&f.command, "command", "", "the toolgate program the client starts (default: this binary's absolute path)")
 		fl.Var(&f.proxyArgs, "proxy-arg", "a flag for the proxy, as --flag=value (repeatable)")
 		fl.BoolVar(&f.partial, "partial", false, "wrap the servers that can be wrapped, leaving the refused ones as they are")
+		fl.BoolVar(&f.headersInArgs, "headers-in-args", false, "wrap URL servers with HTTP headers, which then are on the proxy's command line (readable by every local user)")
 	}
 	usage := func(w io.Writer) {
 		fmt.Fprint(w, mcpWrapUsage)
@@ -131,7 +139,7 @@ func (c *cli) mcpWrapMain(verb string, args []string) int {
 		c.errorf("mcp %s: %v", verb, err)
 		return exitUsage
 	}
-	o := mcpwrap.Options{Command: f.command, ProxyArgs: f.proxyArgs, Servers: f.servers, Partial: f.partial}
+	o := mcpwrap.Options{Command: f.command, ProxyArgs: f.proxyArgs, Servers: f.servers, Partial: f.partial, HeadersInArgs: f.headersInArgs}
 	var res *mcpwrap.Result
 	if wrap {
 		if o.Command == "" {
