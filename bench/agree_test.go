@@ -214,3 +214,47 @@ func TestStricter(t *testing.T) {
 		}
 	}
 }
+
+// edges are where the peers' translations of a path rule are only close to
+// toolgate's gitignore semantics, asserted per engine so that a change in any
+// engine shows: Cedar's like and OPA's glob.match need a directory for
+// "**/" where gitignore also matches at the top, and a deny pattern naming a
+// directory covers everything below it in toolgate (Cedar's * spans slashes,
+// so it does too). The generated workloads avoid these paths.
+var edges = []struct {
+	why  string
+	call Call
+	want map[string]Effect
+}{
+	{"**/*.x00042 at the top of the working directory",
+		FileCall("top", "Read", Cwd+"/f.x00042"),
+		map[string]Effect{"toolgate": Deny, "cedar": Ask, "opa": Ask, "floor": Deny}},
+	{"below a directory that **/secret7* names",
+		FileCall("below", "Read", Cwd+"/a/secret7dir/x"),
+		map[string]Effect{"toolgate": Deny, "cedar": Deny, "opa": Ask, "floor": Ask}},
+	{"**/*.x00042 three directories down",
+		FileCall("deep", "Read", Cwd+"/a/b/c/f.x00042"),
+		map[string]Effect{"toolgate": Deny, "cedar": Deny, "opa": Deny, "floor": Deny}},
+}
+
+func TestEdges(t *testing.T) {
+	p := &Policy{Cwd: Cwd, Rules: []Rule{
+		{Deny, Path, "Read", "**/secret7*", false},
+		{Deny, Path, "Read", "**/*.x00042", false},
+	}}
+	for _, b := range Engines {
+		e, err := b.Build(p)
+		if err != nil {
+			t.Fatalf("%s: %v", b.Name, err)
+		}
+		for _, c := range edges {
+			want, ok := c.want[b.Name]
+			if !ok {
+				t.Fatalf("%s: no expectation for %s", c.call.Name, b.Name)
+			}
+			if got := e.Decide(c.call.Payload()); got != want {
+				t.Errorf("%s: %s (%s): got %s, want %s", b.Name, c.call.Name, c.why, got, want)
+			}
+		}
+	}
+}

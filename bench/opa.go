@@ -22,6 +22,10 @@ const opaPrelude = `package toolgate
 
 default decision := "ask"
 
+default deny := false
+
+default allow := false
+
 decision := "deny" if deny
 else := "allow" if allow
 
