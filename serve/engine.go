@@ -13,7 +13,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"sort"
 	"sync"
 
 	"github.com/toolgate/toolgate"
@@ -486,16 +485,36 @@ func (d *deciders) decide(c Call) (dec Decision) {
 	return e.Decide(c)
 }
 
-// sortRules orders rules by session, effect and text.
-func sortRules(rs []SessionRule) {
-	sort.Slice(rs, func(i, j int) bool {
-		a, b := rs[i], rs[j]
-		if a.Session != b.Session {
-			return a.Session < b.Session
+// requestJSON encodes c as a request object (the reverse of parseCall).
+// A mode travels by name.
+func requestJSON(c Call) ([]byte, error) {
+	req := map[string]any{"tool": c.Tool}
+	if len(c.Input) > 0 {
+		req["input"] = c.Input
+	}
+	for k, v := range map[string]string{"cwd": c.Cwd, "home": c.Home, "agent": c.Agent, "session": c.Session, "server": c.Server} {
+		if v != "" {
+			req[k] = v
 		}
-		if a.Effect != b.Effect {
-			return a.Effect < b.Effect
-		}
-		return a.Rule < b.Rule
-	})
+	}
+	if c.NotReadOnly {
+		req["read_only"] = false
+	}
+	if c.Mode != nil {
+		req["mode"] = string(c.Mode.Name)
+	}
+	return json.Marshal(req)
+}
+
+// decisionOf turns a response back into a decision.
+func decisionOf(r response) (Decision, error) {
+	o, err := toolgate.ParseOutcome(r.Decision)
+	if err != nil {
+		return Decision{}, fmt.Errorf("unknown decision %q", r.Decision)
+	}
+	d := Decision{Outcome: o, Input: r.Input, Reasons: r.Reasons, Prompt: r.Prompt, Suggestions: r.Suggestions}
+	if o == toolgate.Modify && len(d.Input) == 0 {
+		return Decision{}, errors.New("a modify without its input")
+	}
+	return d, nil
 }

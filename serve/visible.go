@@ -6,10 +6,10 @@ import (
 	"unicode"
 )
 
-// visible shows invisible, control and bidirectional characters as
+// Visible shows invisible, control and bidirectional characters as
 // escapes (\u202e), as the engine's prompts do, so a person sees what will
 // really run. Newlines and tabs become \n and \t.
-func visible(s string) string {
+func Visible(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		switch {

@@ -92,24 +92,24 @@ type pageItem struct {
 }
 
 func (s *Server) item(a store.Approval) pageItem {
-	it := pageItem{ID: a.ID, Tool: visible(a.Tool), Cwd: visible(a.Cwd), Agent: visible(a.Agent),
-		Session: visible(a.Session), Caller: visible(a.Caller), Prompt: visibleLines(a.Prompt), Revision: a.Revision,
+	it := pageItem{ID: a.ID, Tool: Visible(a.Tool), Cwd: Visible(a.Cwd), Agent: Visible(a.Agent),
+		Session: Visible(a.Session), Caller: Visible(a.Caller), Prompt: visibleLines(a.Prompt), Revision: a.Revision,
 		Created: a.Created.Format(time.RFC3339), Expires: a.Expires.Format(time.RFC3339), State: string(a.State),
-		Approver: visible(a.Approver), CanSession: a.Session != "" && len(a.Suggestions) > 0}
+		Approver: Visible(a.Approver), CanSession: a.Session != "" && len(a.Suggestions) > 0}
 	for _, sg := range a.Suggestions {
-		it.Suggestions = append(it.Suggestions, visible(sg))
+		it.Suggestions = append(it.Suggestions, Visible(sg))
 	}
 	var in map[string]any
 	if json.Unmarshal([]byte(a.Input), &in) == nil {
 		if c, ok := in["command"].(string); ok {
-			it.Command = visible(c)
+			it.Command = Visible(c)
 		}
 	}
 	var pretty bytes.Buffer
 	if json.Indent(&pretty, []byte(a.Input), "", "  ") == nil {
 		it.Input = visibleLines(pretty.String())
 	} else {
-		it.Input = visible(a.Input)
+		it.Input = Visible(a.Input)
 	}
 	return it
 }
@@ -118,7 +118,7 @@ func (s *Server) item(a store.Approval) pageItem {
 func visibleLines(s string) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		lines[i] = visible(l)
+		lines[i] = Visible(l)
 	}
 	return strings.Join(lines, "\n")
 }

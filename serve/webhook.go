@@ -105,7 +105,7 @@ func (s *Server) deliver(ctx context.Context, client *http.Client, wh Webhook, a
 func slackText(a store.Approval, url string) string {
 	esc := func(s string) string {
 		var b bytes.Buffer
-		for _, r := range visible(s) {
+		for _, r := range Visible(s) {
 			switch r {
 			case '&':
 				b.WriteString("&amp;")
