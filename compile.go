@@ -15,41 +15,6 @@ import (
 	"github.com/toolgate/toolgate/rule"
 )
 
-// Checker decides calls. [Config] and [Engine] implement it, and so does the
-// combination of a parent's and a sub-agent's checkers ([Delegate]).
-type Checker interface {
-	Decide(c Call) Decision
-}
-
-// Config is a compiled configuration: layers of rules with their settings,
-// ready to decide calls. It is immutable and safe for concurrent use.
-type Config struct {
-	layers []Layer // sorted, highest priority first
-	opts   Options
-
-	settings        Settings
-	defaultOutcome  Outcome
-	defaultReadOnly Outcome
-	precedence      Precedence
-	mode            Mode
-	enabled         bool
-
-	static  *ruleSet
-	session *ruleSet // may be nil
-
-	additionalDirs []string
-	protection     *pathmatch.Protection
-	tools          map[string]ToolInfo
-	known          map[string]knownTool // every catalog name: its entry and lowercased name
-	foldNames      map[string][]string  // lowercased known name → the known names that fold to it
-	toolGlobs      []toolOverride
-	rewrites       []*compiledRewrite
-	agents         map[string]*agentEntry
-	disabledModes  map[ModeName]bool
-	revision       string
-	managedOnly    bool
-}
-
 type toolOverride struct {
 	glob starGlob
 	fold starGlob // the same glob, case-insensitive: for names that differ only in case
@@ -365,23 +330,6 @@ func revisionOf(ls []Layer, opts Options) string {
 	}
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
-
-// Revision identifies the loaded configuration: a hash of every layer.
-func (c *Config) Revision() string { return c.revision }
-
-// Settings returns the scalar settings in force and the layer each comes
-// from, as the engine reads them: a command line showing them (explain)
-// needs no reading of its own.
-func (c *Config) Settings() Settings { return c.settings }
-
-// Mode returns the configured session mode.
-func (c *Config) Mode() Mode { return c.mode }
-
-// Layers returns the compiled layers, highest priority first.
-func (c *Config) Layers() []Layer { return append([]Layer(nil), c.layers...) }
-
-// Precedence returns the precedence in force.
-func (c *Config) Precedence() Precedence { return c.precedence }
 
 // toolCatalog returns the built-in catalog as layers (highest priority
 // first) extend it: entries for exact names, and the tool globs.

@@ -1,63 +1,179 @@
 package toolgate
 
-import "fmt"
-
-// Effect names a rule list: allow, deny or ask.
-type Effect uint8
-
-// The rule lists.
-const (
-	EffectAllow Effect = iota + 1
-	EffectDeny
-	EffectAsk
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
 )
 
-// String returns "allow", "deny" or "ask".
-func (e Effect) String() string {
+// Engine is a [Config] with session rules that change at run time. Checks
+// run concurrently with changes and see either the old or the new rule set:
+// every change compiles a new immutable Config and swaps a pointer.
+//
+// Session rules are never persisted by the library.
+type Engine struct {
+	mu      sync.Mutex // serialises changes
+	cur     atomic.Pointer[Config]
+	base    *Config
+	session SessionRules
+}
+
+// SessionRules are the rules of the session layer, by list.
+type SessionRules struct {
+	Allow, Deny, Ask []string
+}
+
+func (s *SessionRules) list(e Effect) *[]string {
 	switch e {
 	case EffectAllow:
-		return "allow"
+		return &s.Allow
 	case EffectDeny:
-		return "deny"
-	case EffectAsk:
-		return "ask"
+		return &s.Deny
 	}
-	return "invalid"
+	return &s.Ask
 }
 
-// ParseEffect parses "allow", "deny" or "ask" ("interactive" is an alias of
-// ask).
-func ParseEffect(s string) (Effect, error) {
-	switch s {
-	case "allow":
-		return EffectAllow, nil
-	case "deny":
-		return EffectDeny, nil
-	case "ask", "interactive":
-		return EffectAsk, nil
-	}
-	return 0, fmt.Errorf("unknown rule list %q (want allow, deny or ask)", s)
+// NewEngine returns an engine deciding with c and no runtime session rules.
+func NewEngine(c *Config) *Engine {
+	e := &Engine{base: c}
+	e.cur.Store(c)
+	return e
 }
 
-// Options are the compile-time settings of a [Config]. The zero value is
-// ready to use: no file system access, no classifier.
-type Options struct {
-	// ResolveSymlinks, if set, returns the target of every symlink along an
-	// absolute path (the fully resolved path). Deny and ask rules match the
-	// link or its target; allow rules need both. Nil: no resolution.
-	ResolveSymlinks func(path string) (string, error)
-	// IsDir, if set, reports whether an absolute path (symlinks followed)
-	// is a directory. A content search of a file is a plain read of it,
-	// not a directory search; nil, or an error, leaves the kind unknown and
-	// the search is judged both ways.
-	IsDir func(path string) (bool, error)
-	// Glob, if set, expands an absolute glob pattern as bash would. Nil:
-	// globs in shell arguments are judged conservatively.
-	Glob func(pattern string) ([]string, error)
-	// UserConfigDir is toolgate's user configuration directory, which is a
-	// protected path. Empty: "~/.config/toolgate".
-	UserConfigDir string
-	// Classifier, if set, is consulted in auto mode for a call that would
-	// otherwise be asked about. An error leaves the call at ask.
-	Classifier func(c Call, d Decision) (Outcome, error)
+// Config returns the configuration in force, session rules included.
+func (e *Engine) Config() *Config { return e.cur.Load() }
+
+// Decide decides a call with the configuration in force.
+func (e *Engine) Decide(c Call) Decision { return e.cur.Load().Decide(c) }
+
+// ExposeToModel reports whether the configuration in force shows the tool.
+func (e *Engine) ExposeToModel(tool string) bool { return e.cur.Load().ExposeToModel(tool) }
+
+// DeclaresToolAccess reports whether the configuration in force declares the
+// tool.
+func (e *Engine) DeclaresToolAccess(tool string) bool { return e.cur.Load().DeclaresToolAccess(tool) }
+
+// Reload replaces the base configuration, keeping the session rules.
+func (e *Engine) Reload(c *Config) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	next, err := withSession(c, e.session)
+	if err != nil {
+		return err
+	}
+	e.base = c
+	e.cur.Store(next)
+	return nil
+}
+
+// AddSessionRule adds a rule to the session layer; adding a rule that is
+// already there changes nothing. A malformed rule is an error and changes
+// nothing.
+func (e *Engine) AddSessionRule(eff Effect, rule string) error {
+	if eff < EffectAllow || eff > EffectAsk {
+		return fmt.Errorf("invalid rule list %d", eff)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	l := e.session.list(eff)
+	text := strings.TrimSpace(rule)
+	if slices.Contains(*l, text) {
+		return nil
+	}
+	next := e.session.clone()
+	nl := next.list(eff)
+	*nl = append(*nl, text)
+	return e.swap(next)
+}
+
+// RemoveSessionRule removes the session rule whose text is exactly rule,
+// reporting whether it was there.
+func (e *Engine) RemoveSessionRule(eff Effect, rule string) bool {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	next := e.session.clone()
+	l := next.list(eff)
+	i := slices.Index(*l, strings.TrimSpace(rule))
+	if i < 0 {
+		return false
+	}
+	*l = slices.Delete(*l, i, i+1)
+	return e.swap(next) == nil
+}
+
+// RemoveSessionRulesContaining removes every session rule of the list whose
+// text contains substr, returning how many were removed. Prefer
+// RemoveSessionRule: removing "Bash" this way also removes "BashOutput".
+func (e *Engine) RemoveSessionRulesContaining(eff Effect, substr string) int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	next := e.session.clone()
+	l := next.list(eff)
+	n := len(*l)
+	*l = slices.DeleteFunc(*l, func(s string) bool { return strings.Contains(s, substr) })
+	removed := n - len(*l)
+	if removed == 0 || e.swap(next) != nil {
+		return 0
+	}
+	return removed
+}
+
+// SessionRules returns a copy of the runtime session rules (empty lists when
+// there are none).
+func (e *Engine) SessionRules() SessionRules {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.session.clone()
+}
+
+func (s SessionRules) clone() SessionRules {
+	c := func(x []string) []string { return append([]string{}, x...) }
+	return SessionRules{Allow: c(s.Allow), Deny: c(s.Deny), Ask: c(s.Ask)}
+}
+
+func (e *Engine) swap(next SessionRules) error {
+	c, err := withSession(e.base, next)
+	if err != nil {
+		return err
+	}
+	e.session = next
+	e.cur.Store(c)
+	return nil
+}
+
+// withSession returns a copy of c whose session rule set holds c's own
+// session layers plus the runtime rules.
+func withSession(c *Config, s SessionRules) (*Config, error) {
+	var ls []Layer
+	idx := []int{-1}
+	for li, l := range c.layers {
+		if l.Source == SourceSession {
+			ls = append(ls, l)
+			idx = append(idx, li)
+		}
+	}
+	rt := Layer{Source: SourceSession}
+	for _, e := range []Effect{EffectAllow, EffectDeny, EffectAsk} {
+		for _, r := range *s.list(e) {
+			spec := RuleSpec{Text: r}
+			switch e {
+			case EffectAllow:
+				rt.Allow = append(rt.Allow, spec)
+			case EffectDeny:
+				rt.Deny = append(rt.Deny, spec)
+			default:
+				rt.Ask = append(rt.Ask, spec)
+			}
+		}
+	}
+	ls = append([]Layer{rt}, ls...)
+	next := *c
+	rs, diags := next.compileSession(ls, idx)
+	if diags.HasErrors() {
+		return nil, diags
+	}
+	next.session = rs
+	return &next, nil
 }

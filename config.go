@@ -1,0 +1,55 @@
+package toolgate
+
+import "github.com/toolgate/toolgate/internal/pathmatch"
+
+// Checker decides calls. [Config] and [Engine] implement it, and so does the
+// combination of a parent's and a sub-agent's checkers ([Delegate]).
+type Checker interface {
+	Decide(c Call) Decision
+}
+
+// Config is a compiled configuration: layers of rules with their settings,
+// ready to decide calls. It is immutable and safe for concurrent use.
+type Config struct {
+	layers []Layer // sorted, highest priority first
+	opts   Options
+
+	settings        Settings
+	defaultOutcome  Outcome
+	defaultReadOnly Outcome
+	precedence      Precedence
+	mode            Mode
+	enabled         bool
+
+	static  *ruleSet
+	session *ruleSet // may be nil
+
+	additionalDirs []string
+	protection     *pathmatch.Protection
+	tools          map[string]ToolInfo
+	known          map[string]knownTool // every catalog name: its entry and lowercased name
+	foldNames      map[string][]string  // lowercased known name → the known names that fold to it
+	toolGlobs      []toolOverride
+	rewrites       []*compiledRewrite
+	agents         map[string]*agentEntry
+	disabledModes  map[ModeName]bool
+	revision       string
+	managedOnly    bool
+}
+
+// Revision identifies the loaded configuration: a hash of every layer.
+func (c *Config) Revision() string { return c.revision }
+
+// Settings returns the scalar settings in force and the layer each comes
+// from, as the engine reads them: a command line showing them (explain)
+// needs no reading of its own.
+func (c *Config) Settings() Settings { return c.settings }
+
+// Mode returns the configured session mode.
+func (c *Config) Mode() Mode { return c.mode }
+
+// Layers returns the compiled layers, highest priority first.
+func (c *Config) Layers() []Layer { return append([]Layer(nil), c.layers...) }
+
+// Precedence returns the precedence in force.
+func (c *Config) Precedence() Precedence { return c.precedence }

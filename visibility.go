@@ -1,0 +1,85 @@
+package toolgate
+
+import "strings"
+
+// toolCtx builds a minimal call context for questions about a tool name.
+func (c *Config) toolCtx(tool string) *callCtx {
+	cc := &callCtx{c: c, call: Call{Tool: tool}, tool: tool, lower: strings.ToLower(tool), mode: c.mode}
+	cc.setTool()
+	if hasPrefixFold(tool, "mcp__") || cc.info.Kind == KindMCP {
+		cc.splitMCP()
+	}
+	return cc
+}
+
+// ruleNamesToolAllow reports whether an allow rule names the tool, with
+// allow's case-sensitive, unambiguous reading.
+func (cc *callCtx) ruleNamesToolAllow(r *crule) bool {
+	if r.noApprove {
+		return false
+	}
+	switch {
+	case r.isKind:
+		return !cc.folded && kindFamily(r.kind, cc.info.Kind)
+	case r.nameGlob != nil:
+		return r.nameGlob.match(cc.tool)
+	case r.mcpServer != "":
+		if r.name != "" && r.name == cc.tool {
+			return true
+		}
+		for _, sp := range cc.mcpAllow {
+			if sp.server == r.mcpServer && (r.mcpTool == nil || r.mcpTool.match(sp.tool)) {
+				return true
+			}
+		}
+		return false
+	}
+	return r.name == cc.tool
+}
+
+// DeclaresToolAccess reports whether some allow or ask rule names the tool,
+// ignoring specifiers. It does not authorise anything.
+func (c *Config) DeclaresToolAccess(tool string) bool {
+	cc := c.toolCtx(tool)
+	for _, rs := range []*ruleSet{c.session, c.static} {
+		if rs == nil {
+			continue
+		}
+		for _, r := range rs.allow.all {
+			if cc.ruleNamesToolAllow(r) {
+				return true
+			}
+		}
+		for _, r := range rs.ask.all {
+			if cc.ruleNamesTool(r) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ExposeToModel reports whether a tool's definition should be shown to the
+// model: false when a deny rule covers the whole tool, or when the default
+// is deny and no allow or ask rule declares it. A disabled policy exposes
+// everything.
+func (c *Config) ExposeToModel(tool string) bool {
+	if !c.enabled {
+		return true
+	}
+	cc := c.toolCtx(tool)
+	for _, rs := range []*ruleSet{c.session, c.static} {
+		if rs == nil {
+			continue
+		}
+		for _, r := range rs.deny.all {
+			if r.bare() && cc.ruleNamesTool(r) {
+				return false
+			}
+		}
+	}
+	if c.defaultOutcome == Deny && !c.DeclaresToolAccess(tool) {
+		return false
+	}
+	return true
+}
