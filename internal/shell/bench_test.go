@@ -28,3 +28,15 @@ func BenchmarkPatternMatch(b *testing.B) {
 		p.Match(ws, true)
 	}
 }
+
+func BenchmarkCompilePattern(b *testing.B) {
+	specs := []string{"npm run test:*", "tool123 run:*", "git push --force:*", "rm -rf:*", "cargo build", "'quoted arg' x*"}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, s := range specs {
+			if _, err := CompilePattern(s); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}

@@ -25,6 +25,14 @@ type optPattern struct {
 // or nil when the pattern does not start with a modelled command and
 // options without arguments.
 func compileOptPattern(words []*syntax.Word, spec string) *optPattern {
+	if len(words) < 2 {
+		return nil
+	}
+	// Most patterns name a command without a model: find out before
+	// reading every word.
+	if name, ok := words[0].Lit(), isPlainLit(words[0]); ok && lookupModel(strings.ToLower(name)) == nil {
+		return nil
+	}
 	lits := make([]string, len(words))
 	for i, w := range words {
 		us := appendPatternWord(nil, w, spec)
@@ -113,6 +121,16 @@ func compileOptPattern(words []*syntax.Word, spec string) *optPattern {
 		op.rest = p
 	}
 	return op
+}
+
+// isPlainLit reports a word that is one unquoted literal without
+// wildcards or escapes, so that Lit is its value.
+func isPlainLit(w *syntax.Word) bool {
+	if len(w.Parts) != 1 {
+		return false
+	}
+	l, ok := w.Parts[0].(*syntax.Lit)
+	return ok && !strings.ContainsAny(l.Value, "*\\")
 }
 
 // match reports whether one reading of a command carries the pattern's

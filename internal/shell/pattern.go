@@ -107,7 +107,7 @@ func CompilePattern(spec string) (*Pattern, error) {
 // wordsUnits returns the units of a pattern's words, separated by word
 // boundaries; a trailing " *" or ":*" becomes a boundary wildcard.
 func wordsUnits(words []*syntax.Word, spec string) []unit {
-	var us []unit
+	us := make([]unit, 0, len(spec)+1)
 	for i, w := range words {
 		if i > 0 {
 			us = append(us, uSep)
@@ -190,6 +190,23 @@ func appendPatternWord(us []unit, w *syntax.Word, src string) []unit {
 }
 
 func lowerUnits(us []unit) []unit {
+	ascii := true
+	for _, u := range us {
+		if u >= 128 && u < 256 {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		out := make([]unit, len(us))
+		for i, u := range us {
+			if 'A' <= u && u <= 'Z' {
+				u += 'a' - 'A'
+			}
+			out[i] = u
+		}
+		return out
+	}
 	// Lower-case by runes, word by word, keeping special units.
 	out := make([]unit, 0, len(us))
 	var buf []byte
