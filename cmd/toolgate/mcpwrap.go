@@ -148,6 +148,9 @@ func (c *cli) mcpWrapMain(verb string, args []string) int {
 				return exitFailure
 			}
 		}
+		if p := commandWarning(o.Command); p != "" {
+			c.errorf("mcp wrap: warning: %s", p)
+		}
 		res, err = mcpwrap.Wrap(cl, path, o, nil, f.dryRun)
 	} else {
 		res, err = mcpwrap.Unwrap(cl, path, o, nil, f.dryRun)
@@ -248,4 +251,21 @@ func proxyCommand() (string, error) {
 		return "", fmt.Errorf("this toolgate is a temporary \"go run\" build (%s) that is deleted when it exits; install it (go install ./cmd/toolgate) and run that, or pass --command", exe)
 	}
 	return exe, nil
+}
+
+// commandWarning says why the client may fail to start the proxy command
+// (every wrapped server would then fail to start: closed, but broken), or
+// "".
+func commandWarning(cmd string) string {
+	if !filepath.IsAbs(cmd) {
+		return fmt.Sprintf("%q is not an absolute path: the client must find it on its own PATH", cmd)
+	}
+	st, err := os.Stat(cmd)
+	switch {
+	case err != nil:
+		return fmt.Sprintf("%s: %v: the wrapped servers will fail to start until it exists", cmd, err)
+	case st.IsDir() || st.Mode().Perm()&0o111 == 0:
+		return fmt.Sprintf("%s is not an executable file: the wrapped servers will fail to start", cmd)
+	}
+	return ""
 }
