@@ -52,6 +52,8 @@ type Set struct {
 	Layers []toolgate.Layer
 	// Diags holds every warning, and the errors if loading failed.
 	Diags toolgate.Diagnostics
+
+	opts Options // what Load read the set with, for Compile's examples
 }
 
 // Builtin returns the built-in default policy as discovery puts it beneath
@@ -78,7 +80,7 @@ type loader struct {
 // the error is a toolgate.Diagnostics holding every problem (the Set is
 // still returned, for its diagnostics); warnings are in Set.Diags either way.
 func Load(opts Options) (*Set, error) {
-	ld := &loader{opts: opts, set: &Set{}, ucd: opts.UserConfigDir}
+	ld := &loader{opts: opts, set: &Set{opts: opts}, ucd: opts.UserConfigDir}
 	if ld.ucd == "" {
 		ld.ucd = UserConfigDir(nil, opts.Home)
 	}
@@ -295,39 +297,62 @@ func (ld *loader) read(p string) ([]byte, error) {
 }
 
 // Build loads the configuration, compiles it and checks every file's
-// examples against the compiled configuration. A failing example is an
-// error at its position (a warning for an untrusted file, whose allow rules
-// may have been ignored). On any error, the Config is nil and the error is a
-// toolgate.Diagnostics holding every problem; the Set carries the warnings.
+// examples against the compiled configuration: Load, then [Set.Compile].
+// It is the way from files to a Config. On any error, the Config is nil and
+// the error is a toolgate.Diagnostics holding every problem; the Set
+// carries the warnings.
 func Build(opts Options) (*toolgate.Config, *Set, error) {
 	set, err := Load(opts)
 	if err != nil {
 		return nil, set, err
 	}
-	cfg, err := toolgate.Compile(set.Layers, opts.Engine)
+	cfg, err := set.Compile(opts.Engine)
+	return cfg, set, err
+}
+
+// Compile compiles the set's layers, with extra layers of the caller's own
+// (a host's protections, say), and checks every file's inline examples
+// against the result. A failing example is an error at its position (a
+// warning for an untrusted file, whose allow rules may have been ignored).
+// On any error, the Config is nil and the error is a toolgate.Diagnostics
+// holding every problem; warnings are added to s.Diags either way.
+func (s *Set) Compile(opts toolgate.Options, extra ...toolgate.Layer) (*toolgate.Config, error) {
+	if s.Layers == nil {
+		if s.Diags.HasErrors() {
+			return nil, s.Diags
+		}
+		var ds toolgate.Diagnostics
+		ds.Errorf(toolgate.Position{}, "compile", "the configuration did not load")
+		return nil, ds
+	}
+	layers := s.Layers
+	if len(extra) > 0 {
+		layers = append(append([]toolgate.Layer(nil), s.Layers...), extra...)
+	}
+	cfg, err := toolgate.Compile(layers, opts)
 	if err != nil {
 		var ds toolgate.Diagnostics
 		if errors.As(err, &ds) {
-			set.Diags = append(set.Diags, ds...)
+			s.Diags = append(s.Diags, ds...)
 		} else {
-			set.Diags.Errorf(toolgate.Position{}, "compile", "%v", err)
+			s.Diags.Errorf(toolgate.Position{}, "compile", "%v", err)
 		}
-		set.Diags.Sort()
-		if !set.Diags.HasErrors() {
-			set.Diags.Errorf(toolgate.Position{}, "compile", "compiling the configuration failed")
+		s.Diags.Sort()
+		if !s.Diags.HasErrors() {
+			s.Diags.Errorf(toolgate.Position{}, "compile", "compiling the configuration failed")
 		}
-		return nil, set, set.Diags
+		return nil, s.Diags
 	}
-	for _, f := range set.Files {
+	for _, f := range s.Files {
 		for _, ex := range f.Examples {
-			checkExample(cfg, f, ex, opts, &set.Diags)
+			checkExample(cfg, f, ex, s.opts, &s.Diags)
 		}
 	}
-	set.Diags.Sort()
-	if set.Diags.HasErrors() {
-		return nil, set, set.Diags
+	s.Diags.Sort()
+	if s.Diags.HasErrors() {
+		return nil, s.Diags
 	}
-	return cfg, set, nil
+	return cfg, nil
 }
 
 // Mismatch says how a decision fails an expectation: the outcome expect

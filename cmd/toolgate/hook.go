@@ -1,8 +1,6 @@
 package main
 
 import (
-	"errors"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -45,19 +43,12 @@ func (c *cli) hookBuild(cwd string, configs []string) (toolgate.Checker, error) 
 	if err != nil {
 		return nil, err
 	}
-	layers := append(set.Layers, toolgate.Layer{Source: toolgate.SourceCLI,
+	// The files' inline examples are checked as check and lint check them;
+	// the error is the structured toolgate.Diagnostics.
+	cfg, err := set.Compile(opts.Engine, toolgate.Layer{Source: toolgate.SourceCLI,
 		ProtectedPaths: c.hookProtected(set), Deny: hookSelfDeny()})
-	cfg, err := toolgate.Compile(layers, opts.Engine)
 	if err != nil {
-		var ds toolgate.Diagnostics
-		if errors.As(err, &ds) {
-			var b strings.Builder
-			for _, d := range ds {
-				fmt.Fprintln(&b, d)
-			}
-			return nil, errors.New(strings.TrimRight(b.String(), "\n"))
-		}
-		return nil, err
+		return nil, err // never a nil *Config inside a non-nil Checker
 	}
 	return cfg, nil
 }
