@@ -8,6 +8,7 @@ import (
 	"io"
 	"log/slog"
 	"net/url"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"strings"
@@ -29,7 +30,8 @@ type Options struct {
 	// Servers are the upstream servers.
 	Servers []ServerSpec
 	// Cwd and Home are the working and home directories of the calls, for
-	// path rules (resources/read of file: URIs).
+	// path rules (resources/read of file: URIs). Cwd is required and must
+	// be absolute.
 	Cwd, Home string
 	// Lock holds the pinned tool definitions; nil pins nothing.
 	Lock *Lock
@@ -59,6 +61,11 @@ type Options struct {
 	// StateKey signs request states; nil: a random key per Proxy. At least
 	// 16 bytes.
 	StateKey []byte
+	// KeepNames, with exactly one server, offers its tools and prompts
+	// under their own names, for a client that already prefixes them with
+	// its own name for the server (a wrapped client configuration). Rules
+	// still name the tools mcp__<server>__<tool>.
+	KeepNames bool
 }
 
 // Proxy is an MCP server that gates the servers behind it. It is safe for
@@ -77,16 +84,23 @@ type Proxy struct {
 
 	mu        sync.Mutex
 	exposed   map[string]*toolEntry // downstream name → tool
-	hidden    map[string]string     // downstream name → why it is hidden
+	hidden    map[string]hiddenTool // downstream name → why it is hidden
 	resources map[string]string     // downstream resource key → server name
 	prompts   map[string]string     // downstream prompt name → server name
 	templates map[string]*upstream  // URI template → server
 }
 
+// hiddenTool is a tool the proxy does not offer, and why.
+type hiddenTool struct {
+	up  *upstream
+	why string
+}
+
 // toolEntry is one exposed tool.
 type toolEntry struct {
 	up      *upstream
-	name    string // downstream name: mcp__<server>__<tool>
+	name    string // downstream name: the rule name, or the tool's own with KeepNames
+	rule    string // the name rules use: mcp__<server>__<tool>
 	tool    *mcp.Tool
 	digest  string
 	schema  *jsonschema.Schema // nil if the schema could not be compiled
@@ -102,6 +116,12 @@ func New(opts Options) (*Proxy, error) {
 	if len(opts.Servers) == 0 {
 		return nil, errors.New("mcpgate: no servers")
 	}
+	if !filepath.IsAbs(opts.Cwd) {
+		return nil, fmt.Errorf("mcpgate: Options.Cwd %q is not an absolute directory", opts.Cwd)
+	}
+	if opts.KeepNames && len(opts.Servers) != 1 {
+		return nil, errors.New("mcpgate: KeepNames needs exactly one server")
+	}
 	if opts.CallTimeout <= 0 {
 		opts.CallTimeout = 60 * time.Second
 	}
@@ -116,7 +136,7 @@ func New(opts Options) (*Proxy, error) {
 		return nil, fmt.Errorf("mcpgate: %v", err)
 	}
 	p := &Proxy{opts: opts, policy: &policy{e: opts.Engine, cwd: opts.Cwd, home: opts.Home}, state: st,
-		byName: map[string]*upstream{}, exposed: map[string]*toolEntry{}, hidden: map[string]string{},
+		byName: map[string]*upstream{}, exposed: map[string]*toolEntry{}, hidden: map[string]hiddenTool{},
 		resources: map[string]string{}, prompts: map[string]string{}, templates: map[string]*upstream{}}
 	for _, s := range opts.Servers {
 		if err := ValidServerName(s.Name); err != nil {
@@ -284,19 +304,22 @@ func (p *Proxy) exposeTools(u *upstream, tools []*mcp.Tool) {
 		if t == nil {
 			continue
 		}
-		name := prefix + t.Name
+		name, down := prefix+t.Name, prefix+t.Name
+		if p.opts.KeepNames {
+			down = t.Name
+		}
 		if !toolName.MatchString(name) {
 			p.logf("mcp server %q: tool %q is hidden: its name %q is not a tool name toolgate's rules can name", u.spec.Name, t.Name, name)
 			continue
 		}
-		if _, dup := next[name]; dup {
-			hidden[name] = fmt.Sprintf("tool %s is hidden: the server %q lists it twice", name, u.spec.Name)
-			delete(next, name)
+		if _, dup := next[down]; dup {
+			hidden[down] = fmt.Sprintf("tool %s is hidden: the server %q lists it twice", name, u.spec.Name)
+			delete(next, down)
 			continue
 		}
 		digest, err := ToolDigest(t)
 		if err != nil {
-			hidden[name] = fmt.Sprintf("tool %s is hidden: its definition cannot be read: %v", name, err)
+			hidden[down] = fmt.Sprintf("tool %s is hidden: its definition cannot be read: %v", name, err)
 			continue
 		}
 		ps := pinMatch
@@ -310,22 +333,22 @@ func (p *Proxy) exposeTools(u *upstream, tools []*mcp.Tool) {
 				pinUnhashable: "its definition cannot be hashed",
 			}[ps]
 			if p.opts.Pin == PinEnforce {
-				hidden[name] = fmt.Sprintf("tool %s is hidden: %s; a person must review it and approve it again with \"toolgate mcp lock\"", name, why)
+				hidden[down] = fmt.Sprintf("tool %s is hidden: %s; a person must review it and approve it again with \"toolgate mcp lock\"", name, why)
 				continue
 			}
 			p.logf("warning: mcp server %q: tool %q: %s (pin mode warn: shown anyway)", u.spec.Name, t.Name, why)
 		}
 		if !p.policy.visible(name) {
-			hidden[name] = fmt.Sprintf("tool %s is hidden by the policy", name)
+			hidden[down] = fmt.Sprintf("tool %s is hidden by the policy", name)
 			continue
 		}
 		schema, err := compileInputSchema(u.spec.Name, t)
 		if err != nil {
-			hidden[name] = fmt.Sprintf("tool %s is hidden: its input schema is unusable: %v", name, err)
+			hidden[down] = fmt.Sprintf("tool %s is hidden: its input schema is unusable: %v", name, err)
 			continue
 		}
 		trusted := u.spec.TrustAnnotations && p.opts.Pin == PinEnforce && ps == pinMatch
-		next[name] = &toolEntry{up: u, name: name, tool: t, digest: digest, schema: schema,
+		next[down] = &toolEntry{up: u, name: down, rule: name, tool: t, digest: digest, schema: schema,
 			effect: annotationsOf(t, trusted), trusted: trusted}
 	}
 	for _, why := range hidden {
@@ -342,13 +365,13 @@ func (p *Proxy) exposeTools(u *upstream, tools []*mcp.Tool) {
 			delete(p.exposed, name)
 		}
 	}
-	for name := range p.hidden {
-		if strings.HasPrefix(name, prefix) {
+	for name, h := range p.hidden {
+		if h.up == u {
 			delete(p.hidden, name)
 		}
 	}
 	for name, why := range hidden {
-		p.hidden[name] = why
+		p.hidden[name] = hiddenTool{up: u, why: why}
 	}
 	var add []*toolEntry
 	for name, e := range next {
@@ -386,9 +409,10 @@ func (p *Proxy) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 		if method == "tools/call" {
 			if params, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok {
 				p.mu.Lock()
-				why, hidden := p.hidden[params.Name]
+				h, hidden := p.hidden[params.Name]
 				_, shown := p.exposed[params.Name]
 				p.mu.Unlock()
+				why := h.why
 				if hidden || !shown {
 					if !hidden {
 						why = fmt.Sprintf("unknown tool %q", params.Name)
@@ -464,9 +488,9 @@ func (p *Proxy) callTool(ctx context.Context, req *mcp.CallToolRequest, e *toolE
 
 // decide asks the policy about a call and applies the tool's annotations.
 func (p *Proxy) decide(e *toolEntry, args json.RawMessage) verdict {
-	v := p.policy.decide(e.name, e.up.spec.Name, args, e.effect.notReadOnly)
+	v := p.policy.decide(e.rule, e.up.spec.Name, args, e.effect.notReadOnly)
 	if e.effect.destructive && (v.outcome == outAllow || v.outcome == outModify) && !v.byRule {
-		v = v.ask(fmt.Sprintf("the server %q declares %s destructive, and no rule of yours allows it", e.up.spec.Name, e.name))
+		v = v.ask(fmt.Sprintf("the server %q declares %s destructive, and no rule of yours allows it", e.up.spec.Name, e.rule))
 	}
 	return v
 }
@@ -545,7 +569,7 @@ func (p *Proxy) ask(ctx context.Context, req *mcp.CallToolRequest, e *toolEntry,
 	msg := askMessage(e, v)
 	params := &mcp.ElicitParams{Mode: "form", Message: msg, RequestedSchema: approveSchema}
 	if req.ProtocolVersion() >= "2026-07-28" {
-		st, err := p.state.mint(e.name, argsDigest(args), p.policy.revision(), p.opts.AskTimeout)
+		st, err := p.state.mint(e.rule, argsDigest(args), p.policy.revision(), p.opts.AskTimeout)
 		if err != nil {
 			v = v.deny(true, "cannot mint a request state: "+err.Error())
 			p.audit(ctx, v, session, true, start)
@@ -580,7 +604,7 @@ func (p *Proxy) ask(ctx context.Context, req *mcp.CallToolRequest, e *toolEntry,
 // unused, and the answer must be an approval.
 func (p *Proxy) answered(ctx context.Context, req *mcp.CallToolRequest, e *toolEntry, args json.RawMessage, session string, start time.Time) *mcp.CallToolResult {
 	v := p.decide(e, args)
-	if err := p.state.verify(req.Params.RequestState, e.name, argsDigest(args), p.policy.revision()); err != nil {
+	if err := p.state.verify(req.Params.RequestState, e.rule, argsDigest(args), p.policy.revision()); err != nil {
 		v = v.deny(false, "the approval is refused: "+err.Error())
 		p.audit(ctx, v, session, true, start)
 		return denied("toolgate denied the call: " + v.reason())
@@ -642,6 +666,9 @@ func askMessage(e *toolEntry, v verdict) string {
 // exposePrompts replaces the server's prompts, each named <server>__<prompt>.
 func (p *Proxy) exposePrompts(u *upstream, prompts []*mcp.Prompt) {
 	prefix := u.spec.Name + "__"
+	if p.opts.KeepNames {
+		prefix = ""
+	}
 	p.mu.Lock()
 	var remove []string
 	for name, srv := range p.prompts {
@@ -809,7 +836,9 @@ func (p *Proxy) complete(ctx context.Context, req *mcp.CompleteRequest) (*mcp.Co
 		u = p.byName[srv]
 		if u != nil {
 			r := *ref
-			r.Name = strings.TrimPrefix(ref.Name, srv+"__")
+			if !p.opts.KeepNames {
+				r.Name = strings.TrimPrefix(ref.Name, srv+"__")
+			}
 			params.Ref = &r
 		}
 	case "ref/resource":

@@ -415,3 +415,26 @@ func TestResourcesAndPrompts(t *testing.T) {
 		t.Errorf("audit of the two reads: %d events", len(evs))
 	}
 }
+
+func TestKeepNames(t *testing.T) {
+	f := newFixture(t, fixtureOpts{protocol: "2025-11-25", opts: func(o *Options) { o.KeepNames = true }})
+	got := f.toolNames(t)
+	slices.Sort(got)
+	want := []string{"ask_user", "crash", "echo", "erase", "read_thing", "slow", "write_thing"}
+	if !slices.Equal(got, want) {
+		t.Errorf("tools/list = %v, want %v", got, want)
+	}
+	if text, isErr, _ := f.call(t, "echo", map[string]any{"text": "hi"}); isErr || text != "hi" {
+		t.Errorf("echo: %q %v", text, isErr)
+	}
+	text, isErr, _ := f.call(t, "write_thing", map[string]any{"path": "/etc/x"})
+	if !isErr || !strings.Contains(text, `"mcp__up__write_thing(path:/etc/*)"`) {
+		t.Errorf("write_thing /etc/x: %q %v; want denied by the mcp__up__ rule", text, isErr)
+	}
+	if _, _, err := f.call(t, "secret_tool", map[string]any{}); err == nil || !strings.Contains(err.Error(), "mcp__up__secret_tool is hidden by the policy") {
+		t.Errorf("hidden tool: %v", err)
+	}
+	if _, err := New(Options{Engine: f.proxy.opts.Engine, Cwd: "/", KeepNames: true, Servers: []ServerSpec{{Name: "a"}, {Name: "b"}}}); err == nil {
+		t.Error("KeepNames with two servers: no error")
+	}
+}

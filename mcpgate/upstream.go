@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"os/exec"
 	"sync"
@@ -43,24 +44,59 @@ func (u *upstream) transport(ctx context.Context) (mcp.Transport, error) {
 	if u.p.opts.Connect != nil {
 		return u.p.opts.Connect(ctx, u.spec)
 	}
-	if u.spec.URL != "" {
-		hc := &http.Client{Transport: headerTransport{headers: u.spec.Headers, next: http.DefaultTransport}}
-		return &mcp.StreamableClientTransport{Endpoint: u.spec.URL, HTTPClient: hc, MaxRetries: 2}, nil
+	return newTransport(u.spec, u.p.opts.ServerStderr)
+}
+
+// newTransport returns the transport to a server: its command over stdio,
+// or its URL over streamable HTTP.
+func newTransport(spec ServerSpec, stderr io.Writer) (mcp.Transport, error) {
+	if spec.URL != "" {
+		hc := &http.Client{Transport: headerTransport{headers: spec.Headers, next: http.DefaultTransport}}
+		return &mcp.StreamableClientTransport{Endpoint: spec.URL, HTTPClient: hc, MaxRetries: 2}, nil
 	}
-	if len(u.spec.Command) == 0 {
+	if len(spec.Command) == 0 {
 		return nil, errors.New("no command and no url")
 	}
-	cmd := exec.Command(u.spec.Command[0], u.spec.Command[1:]...)
-	cmd.Dir = u.spec.Dir
-	if len(u.spec.Env) > 0 {
+	cmd := exec.Command(spec.Command[0], spec.Command[1:]...)
+	cmd.Dir = spec.Dir
+	if len(spec.Env) > 0 {
 		env := cmd.Environ()
-		for k, v := range u.spec.Env {
+		for k, v := range spec.Env {
 			env = append(env, k+"="+v)
 		}
 		cmd.Env = env
 	}
-	cmd.Stderr = u.p.opts.ServerStderr
+	cmd.Stderr = stderr
 	return &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil
+}
+
+// ListTools connects to one server, lists its tools and disconnects: what
+// "toolgate mcp lock" pins. The server's standard error goes to stderr
+// (nil: discarded); timeout bounds the whole exchange.
+func ListTools(ctx context.Context, spec ServerSpec, timeout time.Duration, stderr io.Writer) ([]*mcp.Tool, error) {
+	if timeout <= 0 {
+		timeout = 60 * time.Second
+	}
+	t, err := newTransport(spec, stderr)
+	if err != nil {
+		return nil, fmt.Errorf("mcp server %q: %v", spec.Name, err)
+	}
+	ctx, cancel := context.WithTimeout(ctx, timeout)
+	defer cancel()
+	client := mcp.NewClient(&mcp.Implementation{Name: "toolgate-mcp-lock"}, &mcp.ClientOptions{Capabilities: &mcp.ClientCapabilities{}})
+	cs, err := client.Connect(ctx, t, nil)
+	if err != nil {
+		return nil, fmt.Errorf("mcp server %q: connecting: %v", spec.Name, err)
+	}
+	defer cs.Close()
+	var tools []*mcp.Tool
+	for tool, err := range cs.Tools(ctx, nil) {
+		if err != nil {
+			return nil, fmt.Errorf("mcp server %q: tools/list: %v", spec.Name, err)
+		}
+		tools = append(tools, tool)
+	}
+	return tools, nil
 }
 
 // headerTransport adds fixed headers to every request.

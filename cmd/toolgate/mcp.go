@@ -1,7 +1,482 @@
 package main
 
-// mcp is "toolgate mcp"; its implementation is being written.
+import (
+	"bytes"
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"os/signal"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/audit"
+	"github.com/toolgate/toolgate/mcpgate"
+)
+
+const mcpUsage = `Usage:
+
+	toolgate mcp [flags] --servers FILE
+	toolgate mcp [flags] --upstream-name NAME -- COMMAND [ARGS...]
+	toolgate mcp [flags] --upstream-name NAME --upstream-url URL
+	toolgate mcp lock [flags] (--servers FILE | --upstream-name NAME ...)
+	toolgate mcp wrap|unwrap CLIENT [flags]
+
+"toolgate mcp" is an MCP server that gates other MCP servers: every tool
+call a client makes is decided by the toolgate policy (--config, or the
+standard files) before it reaches the server. Denied calls come back as tool
+errors with the deciding rule and its file:line:col; rewrites are checked
+against the tool's input schema; asks are put to the client's user
+(elicitation), and a client that cannot be asked gets a denial.
+
+--servers FILE names several upstream servers: the "mcpServers" JSON that
+Claude Code, Cursor and Gemini CLI use, or {"version": 1, "servers": {...}}.
+Their tools are offered as mcp__<server>__<tool>. --upstream-name with a
+command after "--" (or --upstream-url) gates one server, whose tools keep
+their own names (the client adds its own prefix); rules name them
+mcp__NAME__<tool> either way.
+
+The client talks to the proxy over standard input and output, or, with
+--listen 127.0.0.1:PORT, over streamable HTTP with the bearer token in
+--token-file (created with a random token if missing).
+
+Tool definitions are pinned: "toolgate mcp lock" records a digest of each
+tool's name, description, input schema and annotations in the lock file
+(--lock; default: toolgate-mcp.lock next to --servers, or in the toolgate
+user config directory). --pin enforce hides a tool that is unpinned or
+changed since it was pinned, warn only logs it, off does not compare; the
+default is enforce when the lock pins the configured servers, else warn.
+
+Flags:
+`
+
+// proxyFlags are the flags of "toolgate mcp" and "toolgate mcp lock".
+type proxyFlags struct {
+	policy      policyFlags
+	servers     string
+	name        string
+	url         string
+	headers     stringList
+	pin         string
+	lock        string
+	auditPath   string
+	listen      string
+	tokenFile   string
+	callTimeout time.Duration
+	askTimeout  time.Duration
+}
+
+func (m *proxyFlags) register(fs *flag.FlagSet) {
+	m.policy.register(fs)
+	fs.StringVar(&m.servers, "servers", "", "read the upstream servers from `FILE` (mcpServers JSON, or toolgate's form)")
+	fs.StringVar(&m.name, "upstream-name", "", "gate one server called `NAME`: its command follows \"--\", or give --upstream-url")
+	fs.StringVar(&m.url, "upstream-url", "", "the streamable-HTTP `URL` of the --upstream-name server")
+	fs.Var(&m.headers, "upstream-header", "an HTTP header `'Key: Value'` for --upstream-url (repeatable)")
+	fs.StringVar(&m.pin, "pin", "", "tool-definition pinning: `off`, warn or enforce (default: enforce when the lock pins the servers, else warn)")
+	fs.StringVar(&m.lock, "lock", "", "the lock `FILE` of pinned tool definitions")
+	fs.StringVar(&m.auditPath, "audit", "", "record every decision in `FILE` (SQLite for .db, else JSON Lines)")
+	fs.StringVar(&m.listen, "listen", "", "serve streamable HTTP on `ADDR` (a loopback host:port) instead of stdio")
+	fs.StringVar(&m.tokenFile, "token-file", "", "the bearer token `FILE` for --listen")
+	fs.DurationVar(&m.callTimeout, "call-timeout", 60*time.Second, "bound one request to an upstream server to `DURATION`")
+	fs.DurationVar(&m.askTimeout, "ask-timeout", 2*time.Minute, "how long a person has to answer an approval request")
+}
+
+// mcp runs "toolgate mcp".
 func (c *cli) mcp(args []string) int {
-	c.errorf("mcp: not built yet")
-	return exitUsage
+	if len(args) > 0 {
+		switch args[0] {
+		case "wrap":
+			return c.mcpWrap(args[1:])
+		case "unwrap":
+			return c.mcpUnwrap(args[1:])
+		case "lock":
+			return c.mcpLock(args[1:])
+		}
+	}
+	fs := flag.NewFlagSet("toolgate mcp", flag.ContinueOnError)
+	fs.SetOutput(c.stderr)
+	fs.Usage = func() { fmt.Fprint(fs.Output(), mcpUsage); fs.PrintDefaults() }
+	var m proxyFlags
+	m.register(fs)
+	if code, done := parseFlags(fs, args); done {
+		return code
+	}
+	specs, code := c.mcpServers(&m, fs.Args())
+	if code != exitOK {
+		return code
+	}
+	if m.listen != "" {
+		if err := mcpgate.CheckLoopback(m.listen); err != nil {
+			c.errorf("mcp: %v", err)
+			return exitUsage
+		}
+	} else if m.tokenFile != "" {
+		c.errorf("mcp: --token-file needs --listen")
+		return exitUsage
+	}
+	l, code := c.load(&m.policy, true)
+	if code != exitOK {
+		return code
+	}
+	lockPath := c.mcpLockPath(&m, l.env.ucd)
+	lock, err := readMCPLock(lockPath)
+	if err != nil {
+		c.errorf("mcp: %v", err)
+		return exitUsage
+	}
+	pin, err := mcpPinMode(m.pin, lock, specs)
+	if err != nil {
+		c.errorf("mcp: --pin: %v", err)
+		return exitUsage
+	}
+	logger := slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
+	var sink audit.Sink
+	if m.auditPath != "" {
+		if sink, err = audit.Open(m.auditPath); err != nil {
+			c.errorf("mcp: --audit: %v", err)
+			return exitFailure
+		}
+		defer sink.Close()
+	}
+	if pin == mcpgate.PinWarn && lock == nil {
+		logger.Warn(fmt.Sprintf("no lock file %s: tool definitions are not pinned; run \"toolgate mcp lock\" to pin them", lockPath))
+	}
+	opts := mcpgate.Options{Engine: toolgate.NewEngine(l.cfg), Servers: specs, Cwd: l.env.cwd, Home: l.env.home,
+		Lock: lock, Pin: pin, CallTimeout: m.callTimeout, AskTimeout: m.askTimeout, Logger: logger,
+		ServerStderr: c.stderr, Version: versionString(), KeepNames: m.name != ""}
+	if sink != nil {
+		opts.Audit = sink
+	}
+	p, err := mcpgate.New(opts)
+	if err != nil {
+		c.errorf("mcp: %v", err)
+		return exitUsage
+	}
+	defer p.Close()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	if err := p.Start(ctx); err != nil {
+		// The others are served; the failed ones are retried.
+		logger.Error(err.Error())
+	}
+	if m.listen != "" {
+		return c.mcpListen(ctx, p, &m, l.env.ucd, logger)
+	}
+	t := &mcp.IOTransport{Reader: io.NopCloser(c.stdin), Writer: stdoutCloser{c.stdout}}
+	if err := p.Server().Run(ctx, t); err != nil && ctx.Err() == nil && !errors.Is(err, mcp.ErrConnectionClosed) && !errors.Is(err, io.EOF) {
+		c.errorf("mcp: %v", err)
+		return exitFailure
+	}
+	return exitOK
+}
+
+type stdoutCloser struct{ io.Writer }
+
+func (stdoutCloser) Close() error { return nil }
+
+// mcpServers reads the upstream servers from the flags and the command
+// after "--".
+func (c *cli) mcpServers(m *proxyFlags, rest []string) ([]mcpgate.ServerSpec, int) {
+	switch {
+	case m.servers != "" && m.name != "":
+		c.errorf("mcp: give --servers or --upstream-name, not both")
+		return nil, exitUsage
+	case m.servers != "":
+		if len(rest) > 0 || m.url != "" || len(m.headers) > 0 {
+			c.errorf("mcp: with --servers, the servers come from the file only")
+			return nil, exitUsage
+		}
+		data, err := readFileMax(m.servers, mcpgate.MaxServersFileSize)
+		if err != nil {
+			c.errorf("mcp: --servers: %v", err)
+			return nil, exitUsage
+		}
+		specs, err := mcpgate.ParseServers(data)
+		if err != nil {
+			c.errorf("mcp: %s: %v", m.servers, err)
+			return nil, exitUsage
+		}
+		return specs, exitOK
+	case m.name != "":
+		if err := mcpgate.ValidServerName(m.name); err != nil {
+			c.errorf("mcp: --upstream-name: %v", err)
+			return nil, exitUsage
+		}
+		spec := mcpgate.ServerSpec{Name: m.name}
+		switch {
+		case m.url != "" && len(rest) > 0:
+			c.errorf("mcp: give a command after \"--\" or --upstream-url, not both")
+			return nil, exitUsage
+		case m.url != "":
+			spec.URL = m.url
+			spec.Headers = map[string]string{}
+			for _, h := range m.headers {
+				k, v, ok := strings.Cut(h, ":")
+				if !ok || strings.TrimSpace(k) == "" {
+					c.errorf("mcp: --upstream-header %q: want 'Key: Value'", h)
+					return nil, exitUsage
+				}
+				spec.Headers[strings.TrimSpace(k)] = strings.TrimSpace(v)
+			}
+			// The same checks as a servers file.
+			raw := fmt.Sprintf(`{"mcpServers": {%q: {"url": %q}}}`, m.name, m.url)
+			if _, err := mcpgate.ParseServers([]byte(raw)); err != nil {
+				c.errorf("mcp: --upstream-url: %v", err)
+				return nil, exitUsage
+			}
+		case len(rest) > 0:
+			spec.Command = rest
+		default:
+			c.errorf("mcp: --upstream-name %s needs the server's command after \"--\", or --upstream-url", m.name)
+			return nil, exitUsage
+		}
+		return []mcpgate.ServerSpec{spec}, exitOK
+	}
+	c.errorf("mcp: no upstream server: give --servers FILE, or --upstream-name NAME -- COMMAND...")
+	return nil, exitUsage
+}
+
+// readFileMax reads a file of at most max bytes.
+func readFileMax(path string, max int64) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("%s is larger than %d bytes", path, max)
+	}
+	return data, nil
+}
+
+// mcpLockPath is the lock file: --lock, or toolgate-mcp.lock next to the
+// servers file, or in the user config directory.
+func (c *cli) mcpLockPath(m *proxyFlags, ucd string) string {
+	switch {
+	case m.lock != "":
+		return m.lock
+	case m.servers != "":
+		return filepath.Join(filepath.Dir(m.servers), "toolgate-mcp.lock")
+	}
+	return filepath.Join(ucd, "toolgate-mcp.lock")
+}
+
+// readMCPLock reads the lock file; a missing one is nil.
+func readMCPLock(path string) (*mcpgate.Lock, error) {
+	data, err := readFileMax(path, 16<<20)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	l, err := mcpgate.ParseLock(data)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %v", path, err)
+	}
+	return l, nil
+}
+
+// mcpPinMode is --pin, or its default: enforce when the lock pins any of the
+// servers, else warn.
+func mcpPinMode(flagValue string, lock *mcpgate.Lock, specs []mcpgate.ServerSpec) (mcpgate.PinMode, error) {
+	if flagValue != "" {
+		return mcpgate.ParsePinMode(flagValue)
+	}
+	if lock != nil {
+		for _, s := range specs {
+			if _, ok := lock.Servers[s.Name]; ok {
+				return mcpgate.PinEnforce, nil
+			}
+		}
+	}
+	return mcpgate.PinWarn, nil
+}
+
+// mcpListen serves the proxy over streamable HTTP on a loopback address.
+func (c *cli) mcpListen(ctx context.Context, p *mcpgate.Proxy, m *proxyFlags, ucd string, logger *slog.Logger) int {
+	tokenFile := m.tokenFile
+	if tokenFile == "" {
+		tokenFile = filepath.Join(ucd, "mcp-token")
+	}
+	token, err := mcpToken(tokenFile)
+	if err != nil {
+		c.errorf("mcp: --token-file: %v", err)
+		return exitFailure
+	}
+	h, err := p.HTTPHandler(token)
+	if err != nil {
+		c.errorf("mcp: %v", err)
+		return exitFailure
+	}
+	ln, err := net.Listen("tcp", m.listen)
+	if err != nil {
+		c.errorf("mcp: %v", err)
+		return exitFailure
+	}
+	srv := &http.Server{Handler: h, ReadHeaderTimeout: 10 * time.Second}
+	logger.Info(fmt.Sprintf("serving MCP on http://%s/ (bearer token in %s)", ln.Addr(), tokenFile))
+	go func() {
+		<-ctx.Done()
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		srv.Shutdown(sctx)
+	}()
+	if err := srv.Serve(ln); err != nil && !errors.Is(err, http.ErrServerClosed) {
+		c.errorf("mcp: %v", err)
+		return exitFailure
+	}
+	return exitOK
+}
+
+// mcpToken reads the bearer token, creating the file (mode 0600)
+// with a random token when it does not exist.
+func mcpToken(path string) (string, error) {
+	data, err := readFileMax(path, 4096)
+	if err == nil {
+		tok := string(bytes.TrimSpace(data))
+		if len(tok) < 16 {
+			return "", fmt.Errorf("%s: the token must be at least 16 characters", path)
+		}
+		return tok, nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return "", err
+	}
+	b := make([]byte, 32)
+	if _, err := rand.Read(b); err != nil {
+		return "", err
+	}
+	tok := hex.EncodeToString(b)
+	if err := os.MkdirAll(filepath.Dir(path), 0o700); err != nil {
+		return "", err
+	}
+	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return "", err
+	}
+	if _, err := f.WriteString(tok + "\n"); err != nil {
+		f.Close()
+		return "", err
+	}
+	return tok, f.Close()
+}
+
+const mcpLockUsage = `Usage:
+
+	toolgate mcp lock [--lock FILE] [--only NAME] (--servers FILE | --upstream-name NAME ...)
+
+Lock connects to the upstream servers, lists their tools and records the
+digest of each tool's definition (name, description, input schema,
+annotations) in the lock file, approving the definitions as they are now.
+It prints what was added, changed and removed. Run it after reviewing a
+server's tools, and again after reviewing a change the proxy reported.
+
+Flags:
+`
+
+// mcpLock runs "toolgate mcp lock".
+func (c *cli) mcpLock(args []string) int {
+	fs := flag.NewFlagSet("toolgate mcp lock", flag.ContinueOnError)
+	fs.SetOutput(c.stderr)
+	fs.Usage = func() { fmt.Fprint(fs.Output(), mcpLockUsage); fs.PrintDefaults() }
+	var m proxyFlags
+	m.register(fs)
+	only := fs.String("only", "", "lock only the server called `NAME`")
+	if code, done := parseFlags(fs, args); done {
+		return code
+	}
+	specs, code := c.mcpServers(&m, fs.Args())
+	if code != exitOK {
+		return code
+	}
+	if *only != "" {
+		var keep []mcpgate.ServerSpec
+		for _, s := range specs {
+			if s.Name == *only {
+				keep = append(keep, s)
+			}
+		}
+		if len(keep) == 0 {
+			c.errorf("mcp lock: --only %s: no such server", *only)
+			return exitUsage
+		}
+		specs = keep
+	}
+	e, err := c.resolveEnv(&m.policy)
+	if err != nil {
+		c.errorf("%v", err)
+		return exitUsage
+	}
+	lockPath := c.mcpLockPath(&m, e.ucd)
+	lock, err := readMCPLock(lockPath)
+	if err != nil {
+		c.errorf("mcp lock: %v", err)
+		return exitUsage
+	}
+	if lock == nil {
+		lock = &mcpgate.Lock{}
+	}
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	failed := false
+	for _, s := range specs {
+		tools, err := mcpgate.ListTools(ctx, s, m.callTimeout, c.stderr)
+		if err != nil {
+			c.errorf("mcp lock: %v", err)
+			failed = true
+			continue
+		}
+		added, changed, removed, err := lock.Set(s.Name, tools)
+		if err != nil {
+			c.errorf("mcp lock: %s: %v", s.Name, err)
+			failed = true
+			continue
+		}
+		fmt.Fprintf(c.stdout, "%s: %d tools pinned", s.Name, len(tools))
+		for _, g := range []struct {
+			what  string
+			names []string
+		}{{"added", added}, {"changed", changed}, {"removed", removed}} {
+			if len(g.names) > 0 {
+				fmt.Fprintf(c.stdout, "; %s %s", g.what, strings.Join(g.names, ", "))
+			}
+		}
+		fmt.Fprintln(c.stdout)
+	}
+	if failed {
+		c.errorf("mcp lock: the lock file was not written")
+		return exitFailure
+	}
+	if err := os.MkdirAll(filepath.Dir(lockPath), 0o755); err != nil {
+		c.errorf("mcp lock: %v", err)
+		return exitFailure
+	}
+	tmp := lockPath + ".tmp"
+	if err := os.WriteFile(tmp, lock.Marshal(), 0o644); err != nil {
+		c.errorf("mcp lock: %v", err)
+		return exitFailure
+	}
+	if err := os.Rename(tmp, lockPath); err != nil {
+		c.errorf("mcp lock: %v", err)
+		return exitFailure
+	}
+	fmt.Fprintf(c.stdout, "wrote %s\n", lockPath)
+	return exitOK
 }
