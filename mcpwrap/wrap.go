@@ -316,9 +316,6 @@ func classifyRemote(c Client, s docServer, o Options) classified {
 			return classified{reason: "its headers would be on the proxy's command line, which every local user can read (ps, /proc); wrap it with --headers-in-args if that is acceptable here"}
 		}
 	}
-	if expands(c) && strings.Contains(s.name, "$") {
-		return classified{reason: nameProblem(c, s.name)}
-	}
 	return cl
 }
 
