@@ -57,12 +57,14 @@ func (s *Server) pageIdentity(r *http.Request) (Identity, bool) {
 	return id, true
 }
 
-// sameOrigin refuses a POST from another site: Sec-Fetch-Site, when the
-// browser sends it, must not be cross-site, and Origin, when sent, must be
-// this host.
+// sameOrigin refuses a POST from another site. A browser that sends
+// Sec-Fetch-Site is believed (same-origin, or none for a typed URL);
+// otherwise Origin, when sent, must be this host.
 func sameOrigin(r *http.Request) bool {
 	switch r.Header.Get("Sec-Fetch-Site") {
-	case "", "same-origin", "none":
+	case "same-origin", "none":
+		return true
+	case "":
 	default:
 		return false
 	}
@@ -79,7 +81,7 @@ func securityHeaders(w http.ResponseWriter) {
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'")
 	h.Set("X-Frame-Options", "DENY")
 	h.Set("X-Content-Type-Options", "nosniff")
-	h.Set("Referrer-Policy", "no-referrer")
+	h.Set("Referrer-Policy", "same-origin")
 	h.Set("Cache-Control", "no-store")
 }
 

@@ -113,6 +113,12 @@ func TestApprovalsPage(t *testing.T) {
 			t.Fatalf("forged answer %v from %q: %d", tc.v, tc.origin, code)
 		}
 	}
+	req, _ := http.NewRequest("POST", answer, strings.NewReader(url.Values{"action": {"once"}, "csrf": {m[1]}}.Encode()))
+	req.Header.Set("Content-Type", "application/x-www-form-urlencoded")
+	req.Header.Set("Sec-Fetch-Site", "cross-site")
+	if resp, err := c.Do(req); err != nil || resp.StatusCode != 403 {
+		t.Fatalf("a cross-site form (Sec-Fetch-Site) was not refused: %v %v", resp.StatusCode, err)
+	}
 	if a, _ := e.srv.store.Approval(context.Background(), id); a.State != store.Pending {
 		t.Fatalf("a forged form answered: %s", a.State)
 	}
