@@ -107,20 +107,3 @@ func TestCheckLoopWriteError(t *testing.T) {
 type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, io.ErrClosedPipe }
-
-func TestGlobNoDot(t *testing.T) {
-	dir := t.TempDir()
-	for _, n := range []string{"a.txt", ".env", "b.txt"} {
-		if err := writeFileAtomic(dir+"/"+n, nil); err != nil {
-			t.Fatal(err)
-		}
-	}
-	got, err := globNoDot(dir + "/*")
-	if err != nil || len(got) != 2 {
-		t.Fatalf("glob * = %v, %v; want a.txt and b.txt", got, err)
-	}
-	got, _ = globNoDot(dir + "/.*")
-	if len(got) != 1 || !strings.HasSuffix(got[0], "/.env") {
-		t.Fatalf("glob .* = %v; want .env", got)
-	}
-}

@@ -17,6 +17,7 @@ import (
 	"github.com/rogpeppe/go-internal/testscript"
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/config"
+	"github.com/toolgate/toolgate/host"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files inside testdata/script/*.txtar")
@@ -102,7 +103,7 @@ func benchConfig(tb testing.TB) *toolgate.Config {
 		Deny:  []toolgate.RuleSpec{pos("Bash(rm -rf /:*)"), pos("Read(./.env)"), pos("Bash(curl:*)")},
 		Ask:   []toolgate.RuleSpec{pos("Bash(git push:*)"), pos("mcp__github")},
 	}
-	cfg, err := toolgate.Compile(append([]toolgate.Layer{layer}, config.Builtin()...), engineOptions(""))
+	cfg, err := toolgate.Compile(append([]toolgate.Layer{layer}, config.Builtin()...), host.EngineOptions(""))
 	if err != nil {
 		tb.Fatal(err)
 	}

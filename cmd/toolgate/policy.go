@@ -5,13 +5,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/config"
+	"github.com/toolgate/toolgate/host"
 )
 
 // stringList is a repeatable string flag.
@@ -87,22 +87,6 @@ func (c *cli) resolveEnv(p *policyFlags) (env, error) {
 	return e, nil
 }
 
-// engineOptions are the engine's capabilities, implemented with the real
-// file system.
-func engineOptions(ucd string) toolgate.Options {
-	return toolgate.Options{ResolveSymlinks: newSymlinkResolver().Resolve, IsDir: isDir, Glob: globNoDot, UserConfigDir: ucd}
-}
-
-// isDir reports whether a path, symlinks followed, is a directory: a
-// content search of a file is a plain read of it.
-func isDir(p string) (bool, error) {
-	fi, err := os.Stat(p)
-	if err != nil {
-		return false, err
-	}
-	return fi.IsDir(), nil
-}
-
 // loadOptions are the config loader's options for the flags and env.
 func loadOptions(p *policyFlags, e env) config.Options {
 	// --config paths are relative to the process's directory, not --cwd.
@@ -118,14 +102,14 @@ func loadOptions(p *policyFlags, e env) config.Options {
 		explicit[i] = file
 	}
 	return config.Options{
-		FS:            os.DirFS("/"),
+		FS:            host.FS(),
 		Cwd:           e.cwd,
 		Home:          e.home,
 		UserConfigDir: e.ucd,
 		Explicit:      explicit,
 		Claude:        p.claude,
 		Builtin:       true,
-		Engine:        engineOptions(e.ucd),
+		Engine:        host.EngineOptions(e.ucd),
 	}
 }
 
@@ -199,34 +183,4 @@ func printDiags(w io.Writer, ds toolgate.Diagnostics) {
 	for _, d := range ds {
 		fmt.Fprintln(w, d.String())
 	}
-}
-
-// globNoDot expands an absolute glob pattern as bash does without dotglob:
-// a pattern segment that does not start with '.' matches no name starting
-// with '.'.
-func globNoDot(pattern string) ([]string, error) {
-	matches, err := filepath.Glob(pattern)
-	if err != nil {
-		return nil, err
-	}
-	segs := strings.Split(pattern, "/")
-	out := matches[:0]
-	for _, m := range matches {
-		if visibleMatch(segs, strings.Split(m, "/")) {
-			out = append(out, m)
-		}
-	}
-	return out, nil
-}
-
-func visibleMatch(pat, name []string) bool {
-	if len(pat) != len(name) {
-		return false
-	}
-	for i, s := range pat {
-		if strings.ContainsAny(s, "*?[") && !strings.HasPrefix(s, ".") && strings.HasPrefix(name[i], ".") {
-			return false
-		}
-	}
-	return true
 }

@@ -1,8 +1,9 @@
-package main
+package host
 
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -22,7 +23,7 @@ func TestSymlinkResolver(t *testing.T) {
 	must(os.Symlink("../real/sub", filepath.Join(dir, "real", "rel")))
 	must(os.Symlink("loop2", filepath.Join(dir, "loop1")))
 	must(os.Symlink("loop1", filepath.Join(dir, "loop2")))
-	r := newSymlinkResolver()
+	r := NewSymlinkResolver()
 	for _, tc := range []struct{ in, want string }{
 		{"link", "real"},
 		{"link/sub/missing/deeper", "real/sub/missing/deeper"},
@@ -42,5 +43,37 @@ func TestSymlinkResolver(t *testing.T) {
 	}
 	if _, err := r.Resolve("relative/path"); err == nil {
 		t.Error("a relative path resolved without error")
+	}
+}
+
+func TestGlobHidesDotFiles(t *testing.T) {
+	dir, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []string{"a.go", ".hidden.go", "b.txt"} {
+		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, tc := range []struct{ pat, want string }{
+		{"*.go", "a.go"},
+		{".*.go", ".hidden.go"},
+		{"*", "a.go b.txt"},
+	} {
+		got, err := Glob(filepath.Join(dir, tc.pat))
+		var names []string
+		for _, g := range got {
+			names = append(names, filepath.Base(g))
+		}
+		if err != nil || strings.Join(names, " ") != tc.want {
+			t.Errorf("Glob(%s) = %v, %v; want %s", tc.pat, names, err, tc.want)
+		}
+	}
+	if d, err := IsDir(dir); !d || err != nil {
+		t.Errorf("IsDir(%s) = %v, %v", dir, d, err)
+	}
+	if d, err := IsDir(filepath.Join(dir, "a.go")); d || err != nil {
+		t.Errorf("IsDir(a.go) = %v, %v", d, err)
 	}
 }
