@@ -172,3 +172,61 @@ func jsonString(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
 }
+
+// TestMCPWrapThroughProxy runs the whole chain with real programs: the
+// toolgate CLI wraps a real MCP server (@modelcontextprotocol/server-
+// filesystem) in Claude Code's and Gemini CLI's user configuration, and
+// each client's "mcp list" connects to it through the real toolgate proxy.
+// It needs the agents (TOOLGATE_E2E_DIR) and the MCP servers
+// (TOOLGATE_MCP_DIR, installed by .ci/mcp-install).
+func TestMCPWrapThroughProxy(t *testing.T) {
+	mcpDir := os.Getenv("TOOLGATE_MCP_DIR")
+	if mcpDir == "" {
+		skip(t, "TOOLGATE_MCP_DIR is not set: install the MCP servers with `bash .ci/mcp-install [DIR]` and run with TOOLGATE_MCP_DIR=DIR")
+	}
+	server := filepath.Join(mcpDir, "node_modules", ".bin", "mcp-server-filesystem")
+	if _, err := os.Stat(server); err != nil {
+		skip(t, "mcp-server-filesystem is not installed in TOOLGATE_MCP_DIR=%s (%v)", mcpDir, err)
+	}
+	for _, tc := range []struct {
+		client, bin, file, config string
+	}{
+		{"claude", "claude", ".claude.json", `{"hasCompletedOnboarding": true, "mcpServers": {"files": {"type": "stdio", "command": SERVER, "args": ["${HOME}"]}}}`},
+		{"gemini", "gemini", ".gemini/settings.json", `{"security": {"auth": {"selectedType": "gemini-api-key"}}, "mcpServers": {"files": {"command": SERVER, "args": ["$HOME"]}}}`},
+	} {
+		t.Run(tc.client, func(t *testing.T) {
+			bin := agentBin(t, tc.bin)
+			w := newWorkspace(t, scenario{noHook: true})
+			path := filepath.Join(w.home, tc.file)
+			orig := strings.Replace(tc.config, "SERVER", jsonString(server), 1)
+			writeFile(t, path, orig)
+			if tc.client == "gemini" {
+				writeFile(t, filepath.Join(w.home, ".gemini", "trustedFolders.json"), `{`+jsonString(w.project)+`: "TRUST_FOLDER"}`)
+			}
+			env := append(baseEnv(w), "GEMINI_API_KEY=fake", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1")
+			r := runAgentFor(t, 60*time.Second, w, env, hookBin, "mcp", "wrap", tc.client, "--user")
+			if r.err != nil || !strings.Contains(r.stdout, "mcpServers.files: wrapped") {
+				logRun(t, r)
+				t.Fatalf("toolgate mcp wrap: %v", r.err)
+			}
+			r = runAgentFor(t, 90*time.Second, w, env, bin, "mcp", "list")
+			out := r.stdout + r.stderr
+			if r.err != nil || !strings.Contains(out, hookBin+" mcp --upstream-name=files -- "+server) || !strings.Contains(out, "Connected") {
+				logRun(t, r)
+				t.Fatalf("%s mcp list does not connect to the wrapped server: %v", tc.bin, r.err)
+			}
+			if strings.Contains(out, "Disconnected") || strings.Contains(out, "Failed") {
+				logRun(t, r)
+				t.Fatalf("%s mcp list reports a failed server", tc.bin)
+			}
+			r = runAgentFor(t, 60*time.Second, w, env, hookBin, "mcp", "unwrap", tc.client, "--user")
+			if r.err != nil || !strings.Contains(r.stdout, "mcpServers.files: restored") {
+				logRun(t, r)
+				t.Fatalf("toolgate mcp unwrap: %v", r.err)
+			}
+			if now, _ := os.ReadFile(path); tc.client == "gemini" && string(now) != orig {
+				t.Fatalf("unwrap left\n%s", now)
+			}
+		})
+	}
+}
