@@ -41,6 +41,8 @@
 //
 // [Install] and [Uninstall] add and remove toolgate's entry in a client's
 // settings file, merging with what is there; [TrustCodex] records Codex's
-// trust in it; [CheckStatus] proves that the installed hook is live. [Main]
-// is the command line of "toolgate hook".
+// trust in it; [CheckStatus] proves that the installed hook is live.
+// The command line of "toolgate hook" — its flags, the environment it reads,
+// the audit file it opens — lives in cmd/toolgate; this package takes
+// everything as arguments ([Run], [Options]).
 package hook

@@ -332,6 +332,15 @@ func fileSettings(st *Status, c Client, o StatusOptions) (string, bool) {
 	return found, true
 }
 
+// Agent returns the name of the client's agent: "Claude Code", "Gemini
+// CLI", "Codex" or "Cursor".
+func (c Client) Agent() string { return agentName(c) }
+
+// Command returns the hook command that runs the toolgate binary at the
+// absolute path exe for client c ("/usr/bin/toolgate hook claude"), quoted
+// for the shell.
+func Command(exe string, c Client) string { return shellQuote(exe) + " hook " + string(c) }
+
 func agentName(c Client) string {
 	switch c {
 	case Claude:

@@ -7,13 +7,12 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/config"
-	"github.com/toolgate/toolgate/hook"
 )
 
 // hook runs "toolgate hook": the command a coding agent runs before each
 // tool call, and the installer of that command into the agent's settings.
 func (c *cli) hook(args []string) int {
-	return hook.Main(args, c.stdin, c.stdout, c.stderr, c.hookBuild)
+	return hookMain(args, c.stdin, c.stdout, c.stderr, c.hookBuild)
 }
 
 // hookBuild loads the policy for a hook call made in cwd: the --config

@@ -1,4 +1,4 @@
-package hook
+package main
 
 import (
 	"context"
@@ -13,9 +13,14 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/audit"
+	"github.com/toolgate/toolgate/hook"
 )
 
-const usage = `usage:
+// The "toolgate hook" command: its flags, the environment it reads and the
+// files it opens belong to the command line; package hook keeps the
+// protocols (decoding, encoding, running one call, installing).
+
+const hookUsage = `usage:
   toolgate hook CLIENT [--config [SOURCE=]FILE]... [--ask-policy ask|deny] [--timeout DURATION] [--audit FILE]
   toolgate hook install CLIENT [--project|--user] [--dry-run] [--command CMD] [--matcher M] [--codex PATH] [--no-check]
   toolgate hook uninstall CLIENT [--project|--user] [--dry-run] [--command CMD]
@@ -43,13 +48,7 @@ exists, and one probe call through the installed command is denied. Exit
 status 0 when live, 1 when not.
 `
 
-// stringList is a repeatable string flag.
-type stringList []string
-
-func (s *stringList) String() string     { return strings.Join(*s, ",") }
-func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
-
-// Main is the "toolgate hook" command. args are the arguments after
+// hookMain is the "toolgate hook" command. args are the arguments after
 // "hook". build makes the checker for a call's working directory and the
 // --config arguments ("[SOURCE=]FILE", in order; none means discovery); it
 // is called once per hook invocation, after the payload is read, and an
@@ -58,26 +57,26 @@ func (s *stringList) Set(v string) error { *s = append(*s, v); return nil }
 //
 // Main reads the process's working directory, home directory and
 // $CODEX_HOME (for install), which a library function would take as
-// arguments; it returns the exit status: 0 on success, 2 for a usage error
+// arguments; it returns the exit status: 0 on success, 2 for a hookUsage error
 // and for any failure of a hook invocation (the blocking form), 1 when
 // install or uninstall fails.
-func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, build func(cwd string, configArgs []string) (toolgate.Checker, error)) int {
+func hookMain(args []string, stdin io.Reader, stdout, stderr io.Writer, build func(cwd string, configArgs []string) (toolgate.Checker, error)) int {
 	if len(args) == 0 {
-		fmt.Fprint(stderr, usage)
+		fmt.Fprint(stderr, hookUsage)
 		return 2
 	}
 	switch args[0] {
 	case "-h", "-help", "--help", "help":
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, hookUsage)
 		return 0
 	case "install", "uninstall":
-		return mainInstall(args[0], args[1:], stdout, stderr)
+		return hookInstallMain(args[0], args[1:], stdout, stderr)
 	case "status":
-		return mainInstall("status", args[1:], stdout, stderr)
+		return hookInstallMain("status", args[1:], stdout, stderr)
 	}
-	c, err := ParseClient(args[0])
+	c, err := hook.ParseClient(args[0])
 	if err != nil {
-		fmt.Fprintf(stderr, "toolgate hook: %v; the call is blocked\n%s", err, usage)
+		fmt.Fprintf(stderr, "toolgate hook: %v; the call is blocked\n%s", err, hookUsage)
 		return 2
 	}
 	fl := flag.NewFlagSet("toolgate hook "+string(c), flag.ContinueOnError)
@@ -90,20 +89,20 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, build func(c
 	auditPath := fl.String("audit", "", "record every decision in the audit log `FILE` (.db/.sqlite: SQLite; otherwise JSON Lines)")
 	if err := fl.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, usage)
+			fmt.Fprint(stdout, hookUsage)
 			return 0
 		}
-		fmt.Fprintf(stderr, "toolgate hook %s: %v; the call is blocked\n%s", c, err, usage)
+		fmt.Fprintf(stderr, "toolgate hook %s: %v; the call is blocked\n%s", c, err, hookUsage)
 		return 2
 	}
 	if fl.NArg() > 0 {
 		fmt.Fprintf(stderr, "toolgate hook %s: unexpected argument %q; the call is blocked\n", c, fl.Arg(0))
 		return 2
 	}
-	opts := Options{Home: *home}
+	opts := hook.Options{Home: *home}
 	if *askPolicy != "" {
-		p, err := ParseAskPolicy(*askPolicy)
-		if err == nil && c == Codex && p == AskAsk {
+		p, err := hook.ParseAskPolicy(*askPolicy)
+		if err == nil && c == hook.Codex && p == hook.AskAsk {
 			err = errors.New("codex cannot ask: it ignores \"ask\" and runs the command, so --ask-policy ask is refused for codex")
 		}
 		if err != nil {
@@ -158,20 +157,20 @@ func Main(args []string, stdin io.Reader, stdout, stderr io.Writer, build func(c
 		ctx, cancel = context.WithTimeout(ctx, *timeout)
 		defer cancel()
 	}
-	return Run(ctx, c, stdin, stdout, stderr, decide, opts)
+	return hook.Run(ctx, c, stdin, stdout, stderr, decide, opts)
 }
 
-func mainInstall(verb string, args []string, stdout, stderr io.Writer) int {
+func hookInstallMain(verb string, args []string, stdout, stderr io.Writer) int {
 	install := verb == "install"
 	if len(args) == 0 {
-		fmt.Fprintf(stderr, "toolgate hook %s: missing CLIENT\n%s", verb, usage)
+		fmt.Fprintf(stderr, "toolgate hook %s: missing CLIENT\n%s", verb, hookUsage)
 		return 2
 	}
 	if h := args[0]; h == "-h" || h == "-help" || h == "--help" {
-		fmt.Fprint(stdout, usage)
+		fmt.Fprint(stdout, hookUsage)
 		return 0
 	}
-	c, err := ParseClient(args[0])
+	c, err := hook.ParseClient(args[0])
 	if err != nil {
 		fmt.Fprintf(stderr, "toolgate hook %s: %v\n", verb, err)
 		return 2
@@ -186,13 +185,13 @@ func mainInstall(verb string, args []string, stdout, stderr io.Writer) int {
 	dir := fl.String("dir", "", "the project directory (default: the current directory)")
 	home := fl.String("home", "", "the home directory (default: the user's)")
 	codex := fl.String("codex", "", "the codex command that records and reports hook trust (default: codex on PATH)")
-	noCheck := fl.Bool("no-check", false, "install: skip the final status check (and Codex's trust)")
+	noCheck := fl.Bool("no-check", false, "install: skip the final status check (and hook.Codex's trust)")
 	if err := fl.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
-			fmt.Fprint(stdout, usage)
+			fmt.Fprint(stdout, hookUsage)
 			return 0
 		}
-		fmt.Fprintf(stderr, "toolgate hook %s: %v\n%s", verb, err, usage)
+		fmt.Fprintf(stderr, "toolgate hook %s: %v\n%s", verb, err, hookUsage)
 		return 2
 	}
 	if fl.NArg() > 0 {
@@ -203,13 +202,13 @@ func mainInstall(verb string, args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "toolgate hook %s: --project and --user exclude each other\n", verb)
 		return 2
 	}
-	o := InstallOptions{Command: *command, Matcher: *matcher, DryRun: *dryRun, Dir: *dir, Home: *home,
+	o := hook.InstallOptions{Command: *command, Matcher: *matcher, DryRun: *dryRun, Dir: *dir, Home: *home,
 		CodexHome: os.Getenv("CODEX_HOME")}
 	switch {
 	case *project:
-		o.Scope = ScopeProject
+		o.Scope = hook.ScopeProject
 	case *user:
-		o.Scope = ScopeUser
+		o.Scope = hook.ScopeUser
 	}
 	if o.Dir == "" {
 		o.Dir, _ = os.Getwd()
@@ -217,10 +216,10 @@ func mainInstall(verb string, args []string, stdout, stderr io.Writer) int {
 	if o.Home == "" {
 		o.Home, _ = os.UserHomeDir()
 	}
-	so := StatusOptions{InstallOptions: o, Codex: *codex}
+	so := hook.StatusOptions{InstallOptions: o, Codex: *codex}
 	ctx := context.Background()
 	if verb == "status" {
-		st := CheckStatus(ctx, c, so)
+		st := hook.CheckStatus(ctx, c, so)
 		fmt.Fprint(stdout, st.String())
 		if !st.OK() {
 			fmt.Fprintf(stderr, "toolgate hook status: the %s hook is NOT live\n", c)
@@ -230,15 +229,15 @@ func mainInstall(verb string, args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if install && o.Command == "" {
-		if o.Command, err = defaultCommand(c); err != nil {
+		if o.Command, err = defaultHookCommand(c); err != nil {
 			fmt.Fprintf(stderr, "toolgate hook install: %v\n", err)
 			return 1
 		}
 	}
 	so.InstallOptions = o
-	edit := Uninstall
+	edit := hook.Uninstall
 	if install {
-		edit = Install
+		edit = hook.Install
 	}
 	path, content, err := edit(c, o)
 	if err != nil {
@@ -259,16 +258,16 @@ func mainInstall(verb string, args []string, stdout, stderr io.Writer) int {
 	}
 	fmt.Fprintf(stdout, "toolgate hook install: wrote the %s hook %q in %s\n", c, o.Command, path)
 	if *noCheck {
-		fmt.Fprintf(stderr, "toolgate hook install: --no-check: not checked that %s will run the hook; run `toolgate hook status %s`\n", agentName(c), c)
+		fmt.Fprintf(stderr, "toolgate hook install: --no-check: not checked that %s will run the hook; run `toolgate hook status %s`\n", c.Agent(), c)
 		return 0
 	}
-	if c == Codex {
-		if err := TrustCodex(ctx, so); err != nil {
+	if c == hook.Codex {
+		if err := hook.TrustCodex(ctx, so); err != nil {
 			fmt.Fprintf(stderr, "toolgate hook install: the hook is written but NOT live: %v\n", err)
 			return 1
 		}
 	}
-	st := CheckStatus(ctx, c, so)
+	st := hook.CheckStatus(ctx, c, so)
 	fmt.Fprint(stdout, st.String())
 	if !st.OK() {
 		fmt.Fprintf(stderr, "toolgate hook install: the hook is written in %s but is NOT live (see the FAIL line above); fix that, then check with `toolgate hook status %s`\n", path, c)
@@ -280,10 +279,10 @@ func mainInstall(verb string, args []string, stdout, stderr io.Writer) int {
 
 // defaultCommand is the hook command to install: this toolgate binary by its
 // absolute path, whatever it is called, so the agent finds it whatever its
-// PATH (a hook that cannot start fails open in Gemini CLI and Codex). A
+// PATH (a hook that cannot start fails open in hook.Gemini CLI and hook.Codex). A
 // temporary build ("go run", a test binary) is refused: it is gone once it
 // exits.
-func defaultCommand(c Client) (string, error) {
+func defaultHookCommand(c hook.Client) (string, error) {
 	exe, err := os.Executable()
 	if err != nil {
 		return "", fmt.Errorf("cannot find this binary's path (%v); pass --command with an absolute path", err)
@@ -297,5 +296,5 @@ func defaultCommand(c Client) (string, error) {
 	if _, err := os.Stat(exe); err != nil {
 		return "", fmt.Errorf("this binary's path %s does not exist (%v); pass --command", exe, err)
 	}
-	return shellQuote(exe) + " hook " + string(c), nil
+	return hook.Command(exe, c), nil
 }

@@ -1,4 +1,4 @@
-package hook
+package main
 
 import (
 	"bytes"
@@ -12,18 +12,18 @@ import (
 	"github.com/toolgate/toolgate"
 )
 
-// TestMainAuditEvalTime: the audit event of a hook call carries the time
+// TestHookMainAuditEvalTime: the audit event of a hook call carries the time
 // the decision took (it was always 0).
-func TestMainAuditEvalTime(t *testing.T) {
+func TestHookMainAuditEvalTime(t *testing.T) {
 	log := filepath.Join(t.TempDir(), "audit.jsonl")
 	build := func(string, []string) (toolgate.Checker, error) {
-		return checkerFunc(func(toolgate.Call) toolgate.Decision {
+		return hookCheckerFunc(func(toolgate.Call) toolgate.Decision {
 			time.Sleep(2 * time.Millisecond) // a decision that takes measurable time
 			return toolgate.Decision{Outcome: toolgate.Allow, Reasons: []toolgate.Reason{{Kind: toolgate.KindRule, Rule: "Bash"}}}
 		}), nil
 	}
 	var stdout, stderr bytes.Buffer
-	if exit := Main([]string{"claude", "--audit", log}, strings.NewReader(claudeBash), &stdout, &stderr, build); exit != 0 {
+	if exit := hookMain([]string{"claude", "--audit", log}, strings.NewReader(hookClaudeBash), &stdout, &stderr, build); exit != 0 {
 		t.Fatalf("exit %d: %s", exit, stderr.String())
 	}
 	data, err := os.ReadFile(log)

@@ -1,4 +1,4 @@
-package hook
+package main
 
 import (
 	"bytes"
@@ -11,22 +11,24 @@ import (
 	"github.com/toolgate/toolgate"
 )
 
-type checkerFunc func(toolgate.Call) toolgate.Decision
+type hookCheckerFunc func(toolgate.Call) toolgate.Decision
 
-func (f checkerFunc) Decide(c toolgate.Call) toolgate.Decision { return f(c) }
+func (f hookCheckerFunc) Decide(c toolgate.Call) toolgate.Decision { return f(c) }
 
-func TestMainHook(t *testing.T) {
+const hookClaudeBash = `{"session_id":"s","cwd":"/p","permission_mode":"default","hook_event_name":"PreToolUse","tool_name":"Bash","tool_input":{"command":"ls"},"tool_use_id":"t"}`
+
+func TestHookMain(t *testing.T) {
 	var gotCwd string
 	var gotConfigs []string
 	build := func(cwd string, configs []string) (toolgate.Checker, error) {
 		gotCwd, gotConfigs = cwd, configs
-		return checkerFunc(func(c toolgate.Call) toolgate.Decision {
+		return hookCheckerFunc(func(c toolgate.Call) toolgate.Decision {
 			return toolgate.Decision{Outcome: toolgate.Ask, Reasons: []toolgate.Reason{{Kind: toolgate.KindDefault}}}
 		}), nil
 	}
 	var stdout, stderr bytes.Buffer
-	exit := Main([]string{"claude", "--config", "a.yaml", "--config", "cli=/b.toml", "--ask-policy", "deny", "--home", "/h"},
-		strings.NewReader(claudeBash), &stdout, &stderr, build)
+	exit := hookMain([]string{"claude", "--config", "a.yaml", "--config", "cli=/b.toml", "--ask-policy", "deny", "--home", "/h"},
+		strings.NewReader(hookClaudeBash), &stdout, &stderr, build)
 	if exit != 0 || !strings.Contains(stdout.String(), `"permissionDecision":"deny"`) {
 		t.Errorf("exit %d\nstdout %s\nstderr %s", exit, stdout.String(), stderr.String())
 	}
@@ -35,9 +37,9 @@ func TestMainHook(t *testing.T) {
 	}
 }
 
-func TestMainFailures(t *testing.T) {
+func TestHookMainFailures(t *testing.T) {
 	okBuild := func(string, []string) (toolgate.Checker, error) {
-		return checkerFunc(func(toolgate.Call) toolgate.Decision { return toolgate.Decision{Outcome: toolgate.Allow} }), nil
+		return hookCheckerFunc(func(toolgate.Call) toolgate.Decision { return toolgate.Decision{Outcome: toolgate.Allow} }), nil
 	}
 	badBuild := func(string, []string) (toolgate.Checker, error) {
 		return nil, errors.New("/p/.toolgate/policy.yaml:1:1: bad\n/p/.toolgate/policy.yaml:2:1: worse")
@@ -60,7 +62,7 @@ func TestMainFailures(t *testing.T) {
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			var stdout, stderr bytes.Buffer
-			exit := Main(tt.args, strings.NewReader(claudeBash), &stdout, &stderr, tt.build)
+			exit := hookMain(tt.args, strings.NewReader(hookClaudeBash), &stdout, &stderr, tt.build)
 			if exit != 2 || stdout.Len() != 0 || !strings.Contains(stderr.String(), tt.want) {
 				t.Errorf("exit %d, stdout %q, stderr %q; want 2 and %q", exit, stdout.String(), stderr.String(), tt.want)
 			}
@@ -68,35 +70,35 @@ func TestMainFailures(t *testing.T) {
 	}
 }
 
-func TestMainHelp(t *testing.T) {
+func TestHookMainHelp(t *testing.T) {
 	for _, args := range [][]string{{"--help"}, {"claude", "--help"}, {"install", "--help"}, {"install", "claude", "-h"}} {
 		var stdout, stderr bytes.Buffer
-		if exit := Main(args, strings.NewReader(""), &stdout, &stderr, nil); exit != 0 || !strings.Contains(stdout.String(), "usage:") {
+		if exit := hookMain(args, strings.NewReader(""), &stdout, &stderr, nil); exit != 0 || !strings.Contains(stdout.String(), "usage:") {
 			t.Errorf("%q: exit %d, stdout %q", args, exit, stdout.String())
 		}
 	}
 }
 
-func TestMainInstall(t *testing.T) {
+func TestHookMainInstall(t *testing.T) {
 	dir := t.TempDir()
 	var stdout, stderr bytes.Buffer
-	exit := Main([]string{"install", "claude", "--project", "--dir", dir, "--dry-run", "--command", "/bin/toolgate hook claude"}, nil, &stdout, &stderr, nil)
+	exit := hookMain([]string{"install", "claude", "--project", "--dir", dir, "--dry-run", "--command", "/bin/toolgate hook claude"}, nil, &stdout, &stderr, nil)
 	if exit != 0 || !strings.Contains(stdout.String(), `"onFailure": "block"`) || !strings.Contains(stderr.String(), filepath.Join(dir, ".claude", "settings.json")) {
 		t.Errorf("dry run: exit %d\n%s\n%s", exit, stdout.String(), stderr.String())
 	}
 	stdout.Reset()
-	if exit := Main([]string{"install", "cursor", "--dir", dir, "--command", "/bin/toolgate hook cursor", "--no-check"}, nil, &stdout, &stderr, nil); exit != 0 {
+	if exit := hookMain([]string{"install", "cursor", "--dir", dir, "--command", "/bin/toolgate hook cursor", "--no-check"}, nil, &stdout, &stderr, nil); exit != 0 {
 		t.Errorf("install: exit %d %s", exit, stderr.String())
 	}
-	if exit := Main([]string{"uninstall", "cursor", "--dir", dir}, nil, &stdout, &stderr, nil); exit != 0 {
+	if exit := hookMain([]string{"uninstall", "cursor", "--dir", dir}, nil, &stdout, &stderr, nil); exit != 0 {
 		t.Errorf("uninstall: exit %d %s", exit, stderr.String())
 	}
 	// A test binary is a temporary build: installing it is refused.
-	if exit := Main([]string{"install", "claude", "--dir", dir}, nil, &stdout, &stderr, nil); exit != 1 || !strings.Contains(stderr.String(), "temporary") {
+	if exit := hookMain([]string{"install", "claude", "--dir", dir}, nil, &stdout, &stderr, nil); exit != 1 || !strings.Contains(stderr.String(), "temporary") {
 		t.Errorf("install from a test binary: exit %d %s", exit, stderr.String())
 	}
 	for _, args := range [][]string{{"install"}, {"install", "vim"}, {"install", "claude", "--project", "--user"}, {"uninstall", "claude", "x"}} {
-		if exit := Main(args, nil, &stdout, &stderr, nil); exit != 2 {
+		if exit := hookMain(args, nil, &stdout, &stderr, nil); exit != 2 {
 			t.Errorf("%q: exit %d, want 2", args, exit)
 		}
 	}
