@@ -275,3 +275,25 @@ func TestWrapRefusesBadOptions(t *testing.T) {
 		t.Errorf("codex: %v", err)
 	}
 }
+
+// TestUnwrapOtherProgramName unwraps entries wrapped with a proxy program
+// not named toolgate: recognised by their record, or by Options.Command.
+func TestUnwrapOtherProgramName(t *testing.T) {
+	file := "/p/.mcp.json"
+	w, err := WrapText(Claude, file, []byte(claudeIn), nil, Options{Command: "/opt/bin/tg"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := UnwrapText(Claude, file, w.Content, w.State, Options{})
+	if err != nil || string(u.Content) != claudeIn {
+		t.Fatalf("with the record: %v\n%s", err, u.Content)
+	}
+	u, err = UnwrapText(Claude, file, w.Content, nil, Options{})
+	if err != nil || string(u.Content) != string(w.Content) {
+		t.Fatalf("without record or command, nothing is recognised: %v\n%s", err, u.Content)
+	}
+	u, err = UnwrapText(Claude, file, w.Content, nil, Options{Command: "/opt/bin/tg"})
+	if err != nil || len(u.Entries) != 2 || u.Entries[0].Action != Rebuilt {
+		t.Fatalf("with the command: %v %v", err, u.Entries)
+	}
+}

@@ -611,7 +611,13 @@ func UnwrapText(c Client, file string, src, state []byte, o Options) (*Result, e
 		return nil, err
 	}
 	for _, s := range sel {
-		cl := classify(c, s, o)
+		so := o
+		if _, ok := st.get(s.path); ok {
+			// Wrap recorded it: its command is the proxy, whatever
+			// the program is called.
+			so.Command, _ = s.fields["command"].(string)
+		}
+		cl := classify(c, s, so)
 		e := Entry{Name: s.name, Where: s.where}
 		if cl.kind != kindWrapped {
 			if _, ok := st.get(s.path); ok || len(o.Servers) > 0 {

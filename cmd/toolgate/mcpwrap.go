@@ -16,7 +16,7 @@ const mcpWrapUsage = `Usage:
 
 	toolgate mcp wrap CLIENT   [--project|--user|--file PATH] [--server NAME]... [--command PROG]
 	                           [--proxy-arg FLAG]... [--partial] [--headers-in-args] [--dry-run]
-	toolgate mcp unwrap CLIENT [--project|--user|--file PATH] [--server NAME]... [--dry-run]
+	toolgate mcp unwrap CLIENT [--project|--user|--file PATH] [--server NAME]... [--command PROG] [--dry-run]
 
 "wrap" rewrites the MCP configuration of CLIENT (claude, gemini, codex or
 cursor) so that each MCP server runs behind the toolgate proxy. A stdio
@@ -86,6 +86,10 @@ func (c *cli) mcpWrapMain(verb string, args []string) int {
 	fl.BoolVar(&f.dryRun, "dry-run", false, "print the new file instead of writing it")
 	if wrap {
 		fl.StringVar(&f.command, "command", "", "the toolgate program the client starts (default: this binary's absolute path)")
+	} else {
+		fl.StringVar(&f.command, "command", "", "also recognise entries running this program as wrapped (besides toolgate, toolgate-* and the recorded ones)")
+	}
+	if wrap {
 		fl.Var(&f.proxyArgs, "proxy-arg", "a flag for the proxy, as --flag=value (repeatable)")
 		fl.BoolVar(&f.partial, "partial", false, "wrap the servers that can be wrapped, leaving the refused ones as they are")
 		fl.BoolVar(&f.headersInArgs, "headers-in-args", false, "wrap URL servers with HTTP headers, which then are on the proxy's command line (readable by every local user)")
