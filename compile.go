@@ -44,8 +44,8 @@ type crule struct {
 	// m matches the rule's specifier (match.go); anyMatcher when it has
 	// none.
 	m         matcher
-	firstWord string // shell: literal first word, for the index ("" if none)
-	pathKey   string // path rules: the folded literal segment indexed on ("" if none)
+	firstWord  string // shell: literal first word, for the index ("" if none)
+	secondWord string // shell: the literal word after it, for the index ("" if none)
 }
 
 func (r *crule) reason(kind ReasonKind, part string) Reason {
@@ -59,18 +59,57 @@ func (r *crule) reason(kind ReasonKind, part string) Reason {
 // index holds one effect's rules, indexed by what they name.
 type index struct {
 	byName   map[string][]*crule           // exact tool names (lowercased when folded)
-	byKind   [numKinds][]*crule            // kind-name rules other than shell and indexed path rules
-	shellBy  map[string][]*crule           // kind-name shell rules by literal first word
-	shellAny []*crule                      // kind-name shell rules without a literal first word
-	byServer map[string][]*crule           // server-scoped MCP rules
-	pathBy   [numKinds]map[string][]*crule // kind-name path rules by a literal segment (pathindex.go)
-	pathAll  [numKinds][]*crule            // the same rules as a list
-	globs    []*crule                      // tool-name globs
+	byKind   [numKinds][]*crule      // kind-name rules other than shell and path-pattern rules
+	shellBy  map[string]*shellRules  // kind-name shell rules by literal first word
+	shellAny []*crule                // kind-name shell rules without a literal first word
+	byServer map[string][]*crule     // server-scoped MCP rules
+	paths    [numKinds]pathRules     // kind-name path-pattern rules (pathindex.go)
+	globs    []*crule                // tool-name globs
 	all      []*crule
 }
 
+// shellRules are the shell rules that share a literal first word, indexed
+// again by the literal word after it (git log, npm run).
+type shellRules struct {
+	all  []*crule            // every rule, for a command whose second word may be anything
+	by   map[string][]*crule // rules by their literal second word
+	rest []*crule            // rules without one
+}
+
+func (s *shellRules) add(r *crule) {
+	s.all = append(s.all, r)
+	if r.secondWord == "" {
+		s.rest = append(s.rest, r)
+		return
+	}
+	if s.by == nil {
+		s.by = map[string][]*crule{}
+	}
+	s.by[r.secondWord] = append(s.by[r.secondWord], r)
+}
+
+// visit calls fn for the rules that a command with the given second word
+// could match: those without a second word and those with this one; all of
+// them when the command's second word is unknown.
+func (s *shellRules) visit(second string, anySecond bool, fn func(r *crule)) {
+	if anySecond {
+		for _, r := range s.all {
+			fn(r)
+		}
+		return
+	}
+	for _, r := range s.rest {
+		fn(r)
+	}
+	if second != "" {
+		for _, r := range s.by[second] {
+			fn(r)
+		}
+	}
+}
+
 func newIndex() *index {
-	return &index{byName: map[string][]*crule{}, shellBy: map[string][]*crule{}, byServer: map[string][]*crule{}}
+	return &index{byName: map[string][]*crule{}, shellBy: map[string]*shellRules{}, byServer: map[string][]*crule{}}
 }
 
 func (ix *index) add(r *crule) {
@@ -78,18 +117,17 @@ func (ix *index) add(r *crule) {
 	switch {
 	case r.isKind && r.kind == KindShell:
 		if r.firstWord != "" {
-			ix.shellBy[r.firstWord] = append(ix.shellBy[r.firstWord], r)
+			sr := ix.shellBy[r.firstWord]
+			if sr == nil {
+				sr = &shellRules{}
+				ix.shellBy[r.firstWord] = sr
+			}
+			sr.add(r)
 		} else {
 			ix.shellAny = append(ix.shellAny, r)
 		}
-	case r.isKind && r.pathPattern() != nil && pathKey(r.pathPattern().String()) != "":
-		key := pathKey(r.pathPattern().String())
-		r.pathKey = key
-		if ix.pathBy[r.kind] == nil {
-			ix.pathBy[r.kind] = map[string][]*crule{}
-		}
-		ix.pathBy[r.kind][key] = append(ix.pathBy[r.kind][key], r)
-		ix.pathAll[r.kind] = append(ix.pathAll[r.kind], r)
+	case r.isKind && r.pathPattern() != nil:
+		ix.paths[r.kind].Add(r.pathPattern().String(), r)
 	case r.isKind:
 		ix.byKind[r.kind] = append(ix.byKind[r.kind], r)
 	case r.mcpServer != "":
@@ -615,6 +653,9 @@ func (c *Config) compileRule(s RuleSpec, e Effect, l Layer) (*crule, *Diagnostic
 		}
 		r.m = shellMatcher{p}
 		r.firstWord = literalFirstWord(spec, fold)
+		if lw := p.LeadingWords(fold, 2); r.firstWord != "" && len(lw) == 2 && lw[0] == r.firstWord {
+			r.secondWord = lw[1]
+		}
 	case KindRead, KindList, KindSearch, KindEdit:
 		mode := pathmatch.ForAllow
 		if fold {

@@ -272,13 +272,13 @@ func truncate(s string, n int) string {
 // eachRule calls fn for every rule of effect e that names this call's tool.
 // firstWords narrows kind-name shell rules to those whose command pattern
 // starts with one of them; nil means all of them.
-func (cc *callCtx) eachRule(e Effect, firstWords []string, anyFirst bool, fn func(r *crule)) {
+func (cc *callCtx) eachRule(e Effect, firstWords []shellKey, anyFirst bool, fn func(r *crule)) {
 	cc.eachRuleFor(e, firstWords, anyFirst, nil, fn)
 }
 
 // eachRuleFor is eachRule for one path of a read or edit call: kind-name
 // path rules are looked up by the path's components.
-func (cc *callCtx) eachRuleFor(e Effect, firstWords []string, anyFirst bool, it *pathItem, fn func(r *crule)) {
+func (cc *callCtx) eachRuleFor(e Effect, firstWords []shellKey, anyFirst bool, it *pathItem, fn func(r *crule)) {
 	for _, rs := range [2]*ruleSet{cc.c.session, cc.c.static} {
 		if rs == nil {
 			continue
@@ -298,17 +298,16 @@ func (cc *callCtx) eachRuleFor(e Effect, firstWords []string, anyFirst bool, it 
 		case k == KindShell:
 			if anyFirst {
 				for _, rules := range ix.shellBy {
-					for _, r := range rules {
-						fn(r)
-					}
+					rules.visit("", true, fn)
 				}
 			} else {
-				for _, w := range firstWords {
+				for _, k := range firstWords {
+					first, second := k.first, k.second
 					if e != EffectAllow {
-						w = lowerASCIIFast(w)
+						first, second = lowerASCIIFast(first), lowerASCIIFast(second)
 					}
-					for _, r := range ix.shellBy[w] {
-						fn(r)
+					if rules := ix.shellBy[first]; rules != nil {
+						rules.visit(second, k.anySecond, fn)
 					}
 				}
 			}

@@ -68,7 +68,16 @@ type reading struct {
 // cmdPaths are the paths one simple command names, by role.
 type cmdPaths struct {
 	args, reads, writes, redirects, searches []pathItem
-	first                                    []string // literal command names of every form; nil: some are dynamic
+	first                                    []shellKey // the index keys of every form; nil: some command name is dynamic
+}
+
+// shellKey is what the shell rule index needs of one form of a command:
+// its literal name and the word after it.
+type shellKey struct {
+	first, second string
+	// anySecond: the second word is not static ASCII, so it may match any
+	// rule under first.
+	anySecond bool
 }
 
 // read reads the call with its kind's reader; buf is backing for its
@@ -281,7 +290,7 @@ func (cc *callCtx) readShell() (reading, *Decision) {
 			nonWrapper++
 		}
 	}
-	names := make([]string, 0, nforms)    // backing for every command's literal names
+	names := make([]shellKey, 0, nforms)  // backing for every command's index keys
 	backing := make([]pathItem, 0, total) // one allocation for every path of the call
 	parts := make([]part, 0, len(an.Commands))
 	for i, cmd := range an.Commands {
@@ -534,10 +543,10 @@ func (cc *callCtx) shellPathItem(cmd *shell.Command, r shell.PathRef) pathItem {
 	return it
 }
 
-// firstWords appends the literal command names of every form to buf and
-// returns them, or nil when one of them is not static (then every rule must
-// be tried), with the grown buf.
-func firstWords(cmd *shell.Command, buf []string) ([]string, []string) {
+// firstWords appends the index keys of every form of cmd to buf and
+// returns them, or nil when a command name is not static (then every rule
+// must be tried), with the grown buf.
+func firstWords(cmd *shell.Command, buf []shellKey) ([]shellKey, []shellKey) {
 	start := len(buf)
 	for _, f := range cmd.Forms {
 		if len(f) == 0 {
@@ -546,9 +555,26 @@ func firstWords(cmd *shell.Command, buf []string) ([]string, []string) {
 		if !f[0].Static {
 			return nil, buf[:start]
 		}
-		buf = append(buf, f[0].Value)
+		k := shellKey{first: f[0].Value}
+		if len(f) > 1 {
+			if f[1].Static && isASCII(f[1].Value) {
+				k.second = f[1].Value
+			} else {
+				k.anySecond = true
+			}
+		}
+		buf = append(buf, k)
 	}
 	return buf[start:len(buf):len(buf)], buf
+}
+
+func isASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
 }
 
 // matchShellRule matches a rule against one simple command: deny and ask
