@@ -43,7 +43,7 @@ type crule struct {
 
 	// m matches the rule's specifier (match.go); anyMatcher when it has
 	// none.
-	m         matcher
+	m          matcher
 	firstWord  string // shell: literal first word, for the index ("" if none)
 	secondWord string // shell: the literal word after it, for the index ("" if none)
 }
@@ -58,13 +58,13 @@ func (r *crule) reason(kind ReasonKind, part string) Reason {
 
 // index holds one effect's rules, indexed by what they name.
 type index struct {
-	byName   map[string][]*crule           // exact tool names (lowercased when folded)
-	byKind   [numKinds][]*crule      // kind-name rules other than shell and path-pattern rules
-	shellBy  map[string]*shellRules  // kind-name shell rules by literal first word
-	shellAny []*crule                // kind-name shell rules without a literal first word
-	byServer map[string][]*crule     // server-scoped MCP rules
-	paths    [numKinds]pathRules     // kind-name path-pattern rules (pathindex.go)
-	globs    []*crule                // tool-name globs
+	byName   map[string][]*crule    // exact tool names (lowercased when folded)
+	byKind   [numKinds][]*crule     // kind-name rules other than shell and path-pattern rules
+	shellBy  map[string]*shellRules // kind-name shell rules by literal first word
+	shellAny []*crule               // kind-name shell rules without a literal first word
+	byServer map[string][]*crule    // server-scoped MCP rules
+	paths    [numKinds]pathRules    // kind-name path-pattern rules (pathindex.go)
+	globs    []*crule               // tool-name globs
 	all      []*crule
 }
 
