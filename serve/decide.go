@@ -54,18 +54,28 @@ func (s *Server) approvalFor(ctx context.Context, id Identity, c Call, d Decisio
 	entry.Digest = digest
 	key := store.Key{Digest: digest, Agent: c.Agent, Session: c.Session, Caller: id.Name}
 	now := s.now()
-	used, ok, err := s.store.Consume(ctx, key, now)
+	approved, a, found, err := s.store.Peek(ctx, key, now)
 	if err != nil {
 		s.log.Error("approval lookup failed", "err", err)
 		return denyWith(d, kindError, "the approval store is unavailable: "+err.Error()), nil, entry
 	}
-	if ok {
-		s.m.consumed.Inc()
-		entry.Approval, entry.Approver = used.ID, used.Approver
-		return allowByApproval(d, used.ID, used.Approver), &approvalRef{ID: used.ID, State: string(store.Used),
-			Expires: used.Expires.Format(time.RFC3339), URL: s.approvalURL(used.ID)}, entry
+	if approved {
+		var used store.Approval
+		var ok bool
+		used, ok, err = s.store.Consume(ctx, key, now)
+		if err != nil {
+			s.log.Error("approval lookup failed", "err", err)
+			return denyWith(d, kindError, "the approval store is unavailable: "+err.Error()), nil, entry
+		}
+		if ok {
+			s.m.consumed.Inc()
+			entry.Approval, entry.Approver = used.ID, used.Approver
+			return allowByApproval(d, used.ID, used.Approver), &approvalRef{ID: used.ID, State: string(store.Used),
+				Expires: used.Expires.Format(time.RFC3339), URL: s.approvalURL(used.ID)}, entry
+		}
+		// Another replica used it first: the call asks again.
+		_, a, found, err = s.store.Peek(ctx, key, now)
 	}
-	a, found, err := s.store.FindPending(ctx, key, now)
 	if err == nil && !found {
 		a = store.Approval{ID: store.NewID(), Digest: digest, Tool: c.Tool, Input: inputText(c), Cwd: c.Cwd,
 			Agent: c.Agent, Session: c.Session, Caller: id.Name, Revision: rev, Prompt: d.Prompt,

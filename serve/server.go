@@ -405,20 +405,28 @@ func (s *Server) logWriter() {
 		}
 		batch = batch[:0]
 	}
+	// Collect for up to logLinger after the first entry, so that one
+	// transaction carries many entries: a commit per decision would cost
+	// more than the decision.
+	const logLinger = 20 * time.Millisecond
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
 	for e := range s.logq {
 		batch = append(batch, e)
-	drain:
+		timer.Reset(logLinger)
+	collect:
 		for len(batch) < maxBatch {
 			select {
 			case e, ok := <-s.logq:
 				if !ok {
-					break drain
+					break collect
 				}
 				batch = append(batch, e)
-			default:
-				break drain
+			case <-timer.C:
+				break collect
 			}
 		}
+		timer.Stop()
 		flush()
 	}
 	flush()

@@ -34,8 +34,26 @@ type sqlStore struct {
 	subs *broker
 	// closers run at Close, before the database is closed.
 	closers []func()
-	// queries caches rebound query text.
+	// queries caches rebound query text; stmts prepared statements.
 	queries sync.Map
+	stmts   sync.Map
+}
+
+// stmt returns the prepared statement of query (with ? placeholders),
+// preparing it once.
+func (s *sqlStore) stmt(ctx context.Context, query string) (*sql.Stmt, error) {
+	if v, ok := s.stmts.Load(query); ok {
+		return v.(*sql.Stmt), nil
+	}
+	st, err := s.db.PrepareContext(ctx, s.q(query))
+	if err != nil {
+		return nil, err
+	}
+	if v, loaded := s.stmts.LoadOrStore(query, st); loaded {
+		st.Close()
+		return v.(*sql.Stmt), nil
+	}
+	return st, nil
 }
 
 // q rebinds a query written with ? placeholders for the dialect.
@@ -257,14 +275,46 @@ func nonNil(s []string) []string {
 }
 
 func (s *sqlStore) FindPending(ctx context.Context, k Key, now time.Time) (Approval, bool, error) {
-	row := s.db.QueryRowContext(ctx, s.q(`SELECT `+approvalCols+` FROM approvals
+	st, err := s.stmt(ctx, `SELECT `+approvalCols+` FROM approvals
 		WHERE digest = ? AND agent = ? AND session = ? AND caller = ? AND state = 'pending' AND expires_ms > ?
-		ORDER BY created_ms DESC LIMIT 1`), k.Digest, k.Agent, k.Session, k.Caller, ms(now))
-	a, err := scanApproval(row)
+		ORDER BY created_ms DESC LIMIT 1`)
+	if err != nil {
+		return Approval{}, false, err
+	}
+	a, err := scanApproval(st.QueryRowContext(ctx, k.Digest, k.Agent, k.Session, k.Caller, ms(now)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Approval{}, false, nil
 	}
 	return a, err == nil, err
+}
+
+func (s *sqlStore) Peek(ctx context.Context, k Key, now time.Time) (bool, Approval, bool, error) {
+	st, err := s.stmt(ctx, `SELECT `+approvalCols+` FROM approvals
+		WHERE digest = ? AND agent = ? AND session = ? AND caller = ? AND state IN ('pending', 'approved') AND expires_ms > ?
+		ORDER BY created_ms DESC`)
+	if err != nil {
+		return false, Approval{}, false, err
+	}
+	rows, err := st.QueryContext(ctx, k.Digest, k.Agent, k.Session, k.Caller, ms(now))
+	if err != nil {
+		return false, Approval{}, false, err
+	}
+	defer rows.Close()
+	var approved, hasPending bool
+	var pending Approval
+	for rows.Next() {
+		a, err := scanApproval(rows)
+		if err != nil {
+			return false, Approval{}, false, err
+		}
+		switch {
+		case a.State == Approved:
+			approved = true
+		case !hasPending:
+			pending, hasPending = a, true
+		}
+	}
+	return approved, pending, hasPending, rows.Err()
 }
 
 func (s *sqlStore) Approval(ctx context.Context, id string) (Approval, error) {
@@ -344,9 +394,23 @@ func (s *sqlStore) Answer(ctx context.Context, id string, ans Answer) (Approval,
 }
 
 func (s *sqlStore) Consume(ctx context.Context, k Key, now time.Time) (Approval, bool, error) {
+	// Most asks have no approval waiting: find that out with a read, which
+	// takes no write lock, before the UPDATE that decides.
+	st, err := s.stmt(ctx, `SELECT COUNT(*) FROM approvals
+		WHERE digest = ? AND agent = ? AND session = ? AND caller = ? AND state = 'approved' AND expires_ms > ?`)
+	if err != nil {
+		return Approval{}, false, err
+	}
+	var n int
+	if err := st.QueryRowContext(ctx, k.Digest, k.Agent, k.Session, k.Caller, ms(now)).Scan(&n); err != nil {
+		return Approval{}, false, err
+	}
+	if n == 0 {
+		return Approval{}, false, nil
+	}
 	var out Approval
 	var found bool
-	err := s.withTx(ctx, TopicApprovals, func(tx *sql.Tx) (bool, error) {
+	err = s.withTx(ctx, TopicApprovals, func(tx *sql.Tx) (bool, error) {
 		row := tx.QueryRowContext(ctx, s.q(`UPDATE approvals SET state = 'used', used_ms = ?
 			WHERE state = 'approved' AND expires_ms > ? AND id = (
 				SELECT id FROM approvals
@@ -455,26 +519,37 @@ func (s *sqlStore) Log(ctx context.Context, entries []Entry) error {
 		return err
 	}
 	defer tx.Rollback()
-	const perStmt = 200 // rows per INSERT, well under both databases' parameter limits
+	const perStmt = 100 // rows per INSERT, well under both databases' parameter limits
 	for len(entries) > 0 {
 		n := min(len(entries), perStmt)
-		var b strings.Builder
-		b.WriteString(`INSERT INTO decision_log (time_ms, event, caller, agent, session, tool, digest, outcome, kind, rule, revision, approval, approver, message, micros) VALUES `)
+		st, err := s.stmt(ctx, logInsert(n))
+		if err != nil {
+			return err
+		}
 		args := make([]any, 0, n*15)
-		for i, e := range entries[:n] {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+		for _, e := range entries[:n] {
 			args = append(args, ms(e.Time), e.Event, e.Caller, e.Agent, e.Session, e.Tool, e.Digest, e.Outcome,
 				e.Kind, e.Rule, e.Revision, e.Approval, e.Approver, e.Message, e.Micros)
 		}
-		if _, err := tx.ExecContext(ctx, s.q(b.String()), args...); err != nil {
+		if _, err := tx.StmtContext(ctx, st).ExecContext(ctx, args...); err != nil {
 			return err
 		}
 		entries = entries[n:]
 	}
 	return tx.Commit()
+}
+
+// logInsert is the INSERT of n decision log rows.
+func logInsert(n int) string {
+	var b strings.Builder
+	b.WriteString(`INSERT INTO decision_log (time_ms, event, caller, agent, session, tool, digest, outcome, kind, rule, revision, approval, approver, message, micros) VALUES `)
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+	}
+	return b.String()
 }
 
 func (s *sqlStore) Entries(ctx context.Context, after int64, limit int) ([]Entry, error) {
@@ -509,6 +584,10 @@ func (s *sqlStore) Close() error {
 	for _, c := range s.closers {
 		c()
 	}
+	s.stmts.Range(func(_, v any) bool {
+		v.(*sql.Stmt).Close()
+		return true
+	})
 	return s.db.Close()
 }
 

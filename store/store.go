@@ -151,6 +151,10 @@ type Store interface {
 	CreateApproval(ctx context.Context, a Approval) error
 	// FindPending returns the newest pending, unexpired approval for k.
 	FindPending(ctx context.Context, k Key, now time.Time) (Approval, bool, error)
+	// Peek reports, in one read, whether an approved, unexpired approval
+	// for k waits to be consumed, and returns the newest pending one. It
+	// decides nothing: only Consume uses an approval.
+	Peek(ctx context.Context, k Key, now time.Time) (approved bool, pending Approval, hasPending bool, err error)
 	// Approval returns one approval, or ErrNotFound.
 	Approval(ctx context.Context, id string) (Approval, error)
 	// Approvals lists approvals, newest first.

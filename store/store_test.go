@@ -137,6 +137,9 @@ func conformance(t *testing.T, open opener) {
 		if _, ok, _ := s.Consume(ctx, k, t0.Add(time.Minute)); ok {
 			t.Fatal("a pending approval was consumed")
 		}
+		if approved, p, has, err := s.Peek(ctx, k, t0.Add(time.Minute)); err != nil || approved || !has || p.ID != a.ID {
+			t.Fatalf("Peek of a pending approval = %v %v %v %v", approved, p.ID, has, err)
+		}
 		ans, err := s.Answer(ctx, a.ID, Answer{Approve: true, Approver: "alice", Now: t0.Add(2 * time.Minute), UseBy: t0.Add(12 * time.Minute)})
 		if err != nil || ans.State != Approved || ans.Approver != "alice" || !ans.Expires.Equal(t0.Add(12*time.Minute)) {
 			t.Fatalf("Answer = %+v, %v", ans, err)
@@ -153,6 +156,12 @@ func conformance(t *testing.T, open opener) {
 			if _, ok, _ := s.Consume(ctx, other, t0.Add(4*time.Minute)); ok {
 				t.Fatalf("consumed for a different call %+v", other)
 			}
+		}
+		if approved, _, has, err := s.Peek(ctx, k, t0.Add(4*time.Minute)); err != nil || !approved || has {
+			t.Fatalf("Peek of an approved approval = %v %v %v", approved, has, err)
+		}
+		if approved, _, _, _ := s.Peek(ctx, k, t0.Add(13*time.Minute)); approved {
+			t.Fatal("Peek shows an expired approval")
 		}
 		used, ok, err := s.Consume(ctx, k, t0.Add(4*time.Minute))
 		if err != nil || !ok || used.ID != a.ID || used.State != Used {
