@@ -175,13 +175,3 @@ func BuiltinTools() map[string]ToolInfo {
 	}
 	return m
 }
-
-// KindRuleNames returns the rule tool names that stand for a whole kind
-// ("Bash" covers every shell tool; "Write" is an alias of "Edit").
-func KindRuleNames() map[string]Kind {
-	m := make(map[string]Kind, len(kindRuleNames))
-	for k, v := range kindRuleNames {
-		m[k] = v
-	}
-	return m
-}

@@ -122,7 +122,7 @@ type Reason struct {
 }
 
 // RuleID identifies one rule of a compiled policy by where it is written.
-// All readings of a rule (see [RuleReadings]) share it. The zero RuleID,
+// All readings of a rule (docs/rules.md, "Claude Code compatibility") share it. The zero RuleID,
 // whose List is 0, names no rule.
 type RuleID struct {
 	// Layer is the index of the rule's layer in [Config.Layers], highest

@@ -134,16 +134,16 @@ type readingPlan struct {
 	approvesNothing bool     // an allow rule that approves nothing
 }
 
-// ReadingNote says why a rule has more than one reading, or approves
+// readingNote says why a rule has more than one reading, or approves
 // nothing, for lint.
-type ReadingNote struct {
+type readingNote struct {
 	// Code is one of: "padded" (spaces Claude Code keeps; Reading is the
 	// trimmed rule), "escaped-as-written" (Reading is the rule as written,
 	// without Claude's unescaping), "no-command" (Claude's reading is no
 	// command a shell can parse; Reading is the reading used for deny),
 	// "alias" (Reading names the tool the alias stands for), "skill",
 	// "powershell-allow", "exact-only", "unanalysable", "assign-unsafe"
-	// and "secret-non-path" (see [RuleReadings]).
+	// and "secret-non-path" (see ruleReadingsBuiltin).
 	Code string
 	// Reading is the extra reading's rule text, when there is one.
 	Reading string
@@ -151,7 +151,7 @@ type ReadingNote struct {
 	ApprovesNothing bool
 }
 
-// RuleReadings reports how the engine reads a rule beyond its text: the
+// ruleReadingsBuiltin reports how the engine reads a rule beyond its text: the
 // extra readings a deny or ask rule also matches, and whether an allow rule
 // approves nothing (a padded prefix or exact shell rule, a prefix or
 // wildcard PowerShell rule). It uses the built-in catalog; the engine's own
@@ -165,13 +165,13 @@ type ReadingNote struct {
 // ("unanalysable"), that it assigns a variable that is not known to be safe
 // ("assign-unsafe"), or that it reads a secret file, which only a path rule
 // can approve ("secret-non-path").
-func RuleReadings(text string, e Effect) []ReadingNote {
+func ruleReadingsBuiltin(text string, e Effect) []readingNote {
 	c := &Config{tools: builtinTools}
 	return c.ruleReadings(text, e)
 }
 
-// ruleReadings is RuleReadings with c's catalog.
-func (c *Config) ruleReadings(text string, e Effect) []ReadingNote {
+// ruleReadings is ruleReadingsBuiltin with c's catalog.
+func (c *Config) ruleReadings(text string, e Effect) []readingNote {
 	pr, err := rule.Parse(text)
 	if err != nil {
 		return nil
@@ -184,7 +184,7 @@ func (c *Config) ruleReadings(text string, e Effect) []ReadingNote {
 			for _, fb := range p.fallbacks {
 				if _, d := c.compileRule(RuleSpec{Text: fb}, e, Layer{Root: "/"}); d == nil {
 					fr, _ := rule.Parse(fb)
-					notes = append(notes, ReadingNote{Code: "no-command", Reading: fr.Tool + "(" + fr.Specifier + ")", ApprovesNothing: e == EffectAllow})
+					notes = append(notes, readingNote{Code: "no-command", Reading: fr.Tool + "(" + fr.Specifier + ")", ApprovesNothing: e == EffectAllow})
 					noCommand = true
 					break
 				}
@@ -198,7 +198,7 @@ func (c *Config) ruleReadings(text string, e Effect) []ReadingNote {
 }
 
 // probeShellAllow analyses the command a shell allow rule names.
-func probeShellAllow(spec string) []ReadingNote {
+func probeShellAllow(spec string) []readingNote {
 	s := strings.TrimSpace(spec)
 	wild := false
 	if base, ok := cutPrefixStar(s); ok {
@@ -215,23 +215,23 @@ func probeShellAllow(spec string) []ReadingNote {
 	}
 	const dir = "/probe"
 	an := shell.Analyze(probe, shell.Options{Cwd: dir})
-	var notes []ReadingNote
+	var notes []readingNote
 	for _, is := range an.Unanalysable {
-		notes = append(notes, ReadingNote{Code: "unanalysable", Reading: is.Message, ApprovesNothing: true})
+		notes = append(notes, readingNote{Code: "unanalysable", Reading: is.Message, ApprovesNothing: true})
 	}
 	if len(an.UnsafeAssign) > 0 {
-		notes = append(notes, ReadingNote{Code: "assign-unsafe", Reading: strings.Join(an.UnsafeAssign, ", "), ApprovesNothing: true})
+		notes = append(notes, readingNote{Code: "assign-unsafe", Reading: strings.Join(an.UnsafeAssign, ", "), ApprovesNothing: true})
 	}
 	for _, cmd := range an.Commands {
 		if cmd.Unanalysable != "" {
-			notes = append(notes, ReadingNote{Code: "unanalysable", Reading: cmd.Unanalysable, ApprovesNothing: true})
+			notes = append(notes, readingNote{Code: "unanalysable", Reading: cmd.Unanalysable, ApprovesNothing: true})
 		}
 		if wild && cmd.ExactOnly {
-			notes = append(notes, ReadingNote{Code: "exact-only", Reading: cmd.Text})
+			notes = append(notes, readingNote{Code: "exact-only", Reading: cmd.Text})
 		}
 		for _, r := range cmd.Reads {
 			if p := path.Join(dir, r.Text); !strings.HasPrefix(r.Text, "/") && pathmatch.IsSecret(p) || pathmatch.IsSecret(r.Text) {
-				notes = append(notes, ReadingNote{Code: "secret-non-path", Reading: r.Text})
+				notes = append(notes, readingNote{Code: "secret-non-path", Reading: r.Text})
 			}
 		}
 	}
@@ -250,7 +250,7 @@ func (c *Config) planReadings(pr rule.Rule, e Effect) (p readingPlanNotes) {
 		return t + "(" + rule.Escape(spec) + ")"
 	}
 	note := func(code, reading string) {
-		p.notes = append(p.notes, ReadingNote{Code: code, Reading: reading})
+		p.notes = append(p.notes, readingNote{Code: code, Reading: reading})
 	}
 	// Aliases: the tool an alias stands for; for deny and ask also every
 	// other alias of that tool.
@@ -284,7 +284,7 @@ func (c *Config) planReadings(pr rule.Rule, e Effect) (p readingPlanNotes) {
 		if !fold {
 			if strings.Contains(spec, "*") {
 				p.approvesNothing = true
-				p.notes = append(p.notes, ReadingNote{Code: "powershell-allow", ApprovesNothing: true})
+				p.notes = append(p.notes, readingNote{Code: "powershell-allow", ApprovesNothing: true})
 			}
 			return p
 		}
@@ -331,7 +331,7 @@ func (c *Config) planReadings(pr rule.Rule, e Effect) (p readingPlanNotes) {
 			p.extra = append(p.extra, t)
 			p.fallbacks = append(p.fallbacks, t)
 		}
-		n := ReadingNote{Code: "padded", Reading: t}
+		n := readingNote{Code: "padded", Reading: t}
 		if !fold && kind == KindShell && !claudeWildcard(spec) {
 			p.approvesNothing = true
 			n.ApprovesNothing = true
@@ -344,7 +344,7 @@ func (c *Config) planReadings(pr rule.Rule, e Effect) (p readingPlanNotes) {
 // readingPlanNotes is a readingPlan with the notes lint shows.
 type readingPlanNotes struct {
 	readingPlan
-	notes []ReadingNote
+	notes []readingNote
 }
 
 // cutPrefixStar cuts a trailing ":*" or " *" (a Claude prefix rule).
