@@ -114,8 +114,9 @@ const (
 const smallTape = 16
 
 // Doc is a parsed, validated JSON document. Its values refer into the source
-// bytes, which must not be modified after parsing. A Doc is immutable and
-// safe for concurrent use.
+// bytes, which must not be modified after parsing. A parsed Doc is
+// immutable and safe for concurrent use; it must not be copied (a small
+// document's tape lives inside the Doc).
 type Doc struct {
 	data  []byte
 	tape  []node
@@ -126,24 +127,36 @@ type Doc struct {
 // whitespace) and returns the parsed document. On failure the error is an
 // [*Error].
 func Parse(data []byte) (*Doc, error) {
-	if len(data) >= math.MaxInt32 {
-		return nil, errAt(0, "input too large ("+strconv.Itoa(len(data))+" bytes)")
+	d := new(Doc)
+	if err := d.Parse(data); err != nil {
+		return nil, err
 	}
-	d := &Doc{data: data}
+	return d, nil
+}
+
+// Parse is the package's Parse into a Doc the caller holds (one embedded in
+// a larger struct, say), so that parsing a small input allocates nothing.
+// It replaces what d held; on failure d is empty. A Doc being parsed must
+// not be in use by anyone else.
+func (d *Doc) Parse(data []byte) error {
+	*d = Doc{}
+	if len(data) >= math.MaxInt32 {
+		return errAt(0, "input too large ("+strconv.Itoa(len(data))+" bytes)")
+	}
 	p := parser{s: data, tape: d.small[:0]}
 	i := p.ws(0)
 	if i == len(data) {
-		return nil, errAt(i, "empty input: expected a JSON value")
+		return errAt(i, "empty input: expected a JSON value")
 	}
 	i, err := p.value(i, 0)
 	if err != nil {
-		return nil, err
+		return err
 	}
 	if i = p.ws(i); i != len(data) {
-		return nil, errf(i, "unexpected %s after the top-level value", describe(data, i))
+		return errf(i, "unexpected %s after the top-level value", describe(data, i))
 	}
-	d.tape = p.tape
-	return d, nil
+	d.data, d.tape = data, p.tape
+	return nil
 }
 
 // Root returns the document's top-level value. The Root of a nil Doc is

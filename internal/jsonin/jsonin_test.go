@@ -500,3 +500,36 @@ func TestAllocs(t *testing.T) {
 		t.Errorf("Get: %v allocations, want 0", n)
 	}
 }
+
+func TestDocParseReuse(t *testing.T) {
+	var d Doc
+	if err := d.Parse([]byte(`{"file_path":"/p/a.go"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := d.Root().Lookup("file_path").Str(); s != "/p/a.go" {
+		t.Fatalf("first parse: file_path = %q", s)
+	}
+	if err := d.Parse([]byte(`{"command":"git status"}`)); err != nil {
+		t.Fatal(err)
+	}
+	if v := d.Root().Lookup("file_path"); v.Exists() {
+		t.Fatalf("second parse still holds the first document's field")
+	}
+	if s, _ := d.Root().Lookup("command").Str(); s != "git status" {
+		t.Fatalf("second parse: command = %q", s)
+	}
+	if err := d.Parse([]byte(`{"a":`)); err == nil {
+		t.Fatal("truncated input parsed")
+	}
+	if d.Root().Lookup("command").Exists() {
+		t.Fatal("a failed parse left the old document in place")
+	}
+	in := []byte(`{"file_path":"/p/src/main.go","limit":10}`)
+	if n := testing.AllocsPerRun(100, func() {
+		if err := d.Parse(in); err != nil {
+			t.Fatal(err)
+		}
+	}); n != 0 {
+		t.Errorf("parsing a small input into a held Doc allocates %v times, want 0", n)
+	}
+}
