@@ -159,10 +159,11 @@ func (d *Doc) Parse(data []byte) error {
 	return nil
 }
 
-// Root returns the document's top-level value. The Root of a nil Doc is
+// Root returns the document's top-level value. The Root of a nil Doc, or
+// of one that holds no document (zero, or after a failed Parse), is
 // missing.
 func (d *Doc) Root() Value {
-	if d == nil {
+	if d == nil || len(d.tape) == 0 {
 		return Value{}
 	}
 	return Value{d: d}
