@@ -141,6 +141,23 @@ type RuleID struct {
 // IsZero reports whether the identity names no rule.
 func (id RuleID) IsZero() bool { return id.List == 0 }
 
+// String renders the identity for a person: "layer 0, deny 2",
+// "layer 1, agent reviewer, ask 0", "session, allow 1" (a runtime session
+// rule), or "no rule".
+func (id RuleID) String() string {
+	if id.IsZero() {
+		return "no rule"
+	}
+	s := fmt.Sprintf("layer %d, ", id.Layer)
+	if id.Layer < 0 {
+		s = "session, "
+	}
+	if id.Agent != "" {
+		s += "agent " + id.Agent + ", "
+	}
+	return fmt.Sprintf("%s%s %d", s, id.List, id.Index)
+}
+
 // String renders the reason for a person, one line.
 func (r Reason) String() string {
 	s := string(r.Kind)

@@ -36,7 +36,11 @@ func Example() {
 
 func ExamplePolicy() {
 	p := toolgate.NewPolicy().AllowRule("Read").DenyRule("Read(./.env)")
-	cfg, _ := p.Compile(toolgate.Options{})
+	cfg, err := p.Compile(toolgate.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	call := func(file string) toolgate.Call {
 		in, _ := json.Marshal(map[string]string{"file_path": file})
 		return toolgate.Call{Tool: "Read", Input: in, Cwd: "/app"}
@@ -49,15 +53,23 @@ func ExamplePolicy() {
 // rule of the session layer, and removing it by its exact text leaves
 // similar rules alone.
 func ExampleEngine() {
-	cfg, _ := toolgate.NewPolicy().DenyRule("Bash(rm:*)").Compile(toolgate.Options{})
+	cfg, err := toolgate.NewPolicy().DenyRule("Bash(rm:*)").Compile(toolgate.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
 	eng := toolgate.NewEngine(cfg)
 	call := func(cmd string) toolgate.Call {
 		in, _ := json.Marshal(map[string]string{"command": cmd})
 		return toolgate.Call{Tool: "Bash", Input: in, Cwd: "/app"}
 	}
 	fmt.Println(eng.Decide(call("make test")).Outcome)
-	_ = eng.AddSessionRule(toolgate.EffectAllow, "Bash(make:*)")
-	_ = eng.AddSessionRule(toolgate.EffectAllow, "Bash(make-docs:*)")
+	for _, r := range []string{"Bash(make:*)", "Bash(make-docs:*)"} {
+		if err := eng.AddSessionRule(toolgate.EffectAllow, r); err != nil {
+			fmt.Println(err)
+			return
+		}
+	}
 	d := eng.Decide(call("make test"))
 	fmt.Println(d.Outcome, d.Reason().Kind)
 	fmt.Println(eng.Decide(call("make test && rm -rf /tmp/x")).Outcome)
@@ -68,4 +80,32 @@ func ExampleEngine() {
 	// allow session
 	// deny
 	// [Bash(make-docs:*)]
+}
+
+// ExampleConfig_Explain asks the engine why a call was decided so: every
+// rule that bears on it, by rule identity (layer, list, index), in order of
+// evaluation. A command line formats this; it derives nothing.
+func ExampleConfig_Explain() {
+	file := "/work/app/.toolgate/policy.yaml"
+	at := func(line int) toolgate.Position { return toolgate.Position{File: file, Line: line, Column: 5} }
+	project := toolgate.Layer{Source: toolgate.SourceProject, File: file, Root: "/work/app",
+		Deny:  []toolgate.RuleSpec{{Text: "Bash(rm:*)", Pos: at(2)}},
+		Ask:   []toolgate.RuleSpec{{Text: "Bash(git push:*)", Pos: at(4)}},
+		Allow: []toolgate.RuleSpec{{Text: "Bash(npm run test:*)", Pos: at(6)}}}
+	cfg, err := toolgate.Compile([]toolgate.Layer{project}, toolgate.Options{})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	in, _ := json.Marshal(map[string]string{"command": "npm run test && rm -rf build"})
+	ex := cfg.Explain(toolgate.Call{Tool: "Bash", Input: in, Cwd: "/work/app"})
+	fmt.Println("decision:", ex.Decision.Outcome, "by", ex.Decision.Reason().RuleID)
+	for _, m := range ex.Rules {
+		fmt.Printf("%-9s %-5s %-22s %s %q\n", m.Match, m.ID.List, m.Rule, m.Pos, m.Part)
+	}
+	// Output:
+	// decision: deny by layer 0, deny 0
+	// matched   deny  Bash(rm:*)             /work/app/.toolgate/policy.yaml:2:5 "rm -rf build"
+	// partly    allow Bash(npm run test:*)   /work/app/.toolgate/policy.yaml:6:5 "npm run test"
+	// near miss ask   Bash(git push:*)       /work/app/.toolgate/policy.yaml:4:5 ""
 }
