@@ -422,21 +422,21 @@ func WrapText(c Client, file string, src, state []byte, o Options) (*Result, err
 	if len(refused) > 0 && !o.Partial {
 		return nil, &RefusedError{Path: file, Entries: refused}
 	}
+	var changes []pending
 	for i, s := range todo {
-		doc, err := parseDoc(c, file, text)
-		if err != nil {
-			return nil, fmt.Errorf("internal error: %v", err)
-		}
 		orig, err := doc.recordText(s)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %s: %v", file, s.where, err)
 		}
-		next, err := wrapEntry(c, file, text, doc, s, plans[i], o.Command, o.ProxyArgs)
+		next, change, err := planWrap(c, doc, s, plans[i], o.Command, o.ProxyArgs)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: %s: %v", file, s.where, err)
 		}
+		changes = append(changes, pending{path: s.path, edit: diffEdit(text, next), change: change})
 		st.put(s.path, orig)
-		text = next
+	}
+	if text, err = applyAll(c, file, text, changes); err != nil {
+		return nil, err
 	}
 	res.Content = []byte(text)
 	res.Changed = text != string(src)
@@ -455,9 +455,10 @@ func WrapText(c Client, file string, src, state []byte, o Options) (*Result, err
 	return res, err
 }
 
-// wrapEntry returns text (parsed as doc) with entry s, classified as cl,
-// running behind the proxy cmd with the extra proxy flags.
-func wrapEntry(c Client, file, text string, doc document, s docServer, cl classified, cmd string, extra []string) (string, error) {
+// planWrap returns the text of doc with entry s, classified as cl,
+// running behind the proxy cmd with the extra proxy flags, and the change
+// that makes the old entry's value the new one.
+func planWrap(c Client, doc document, s docServer, cl classified, cmd string, extra []string) (string, func(map[string]any), error) {
 	var next string
 	var err error
 	var args []string
@@ -481,34 +482,28 @@ func wrapEntry(c Client, file, text string, doc document, s docServer, cl classi
 			}
 		}
 	default:
-		return "", fmt.Errorf("internal error: %s cannot be wrapped", s.where)
+		return "", nil, errors.New("internal error: it cannot be wrapped")
 	}
-	if err != nil {
-		return "", fmt.Errorf("%s: %s: %v", file, s.where, err)
-	}
-	err = checkEdit(c, file, text, next, s.path, func(e map[string]any) {
+	return next, func(e map[string]any) {
 		if change != nil {
 			change(e)
 		}
 		e["command"] = cmd
 		e["args"] = anyList(args)
-	})
-	return next, err
+	}, err
 }
 
-// rebuildEntry returns text (parsed as doc) with the wrapped entry s,
-// classified as cl, rebuilt from what its command line says.
-func rebuildEntry(c Client, file, text string, doc document, s docServer, cl classified) (string, error) {
+// planRebuild returns the text of doc with the wrapped entry s, classified
+// as cl, rebuilt from what its command line says, and the change that
+// makes the old entry's value the new one.
+func planRebuild(c Client, doc document, s docServer, cl classified) (string, func(map[string]any), error) {
 	f := cl.form
 	if f.upstream != nil {
 		next, err := doc.setCommand(s, f.upstream[0], f.upstream[1:])
-		if err != nil {
-			return "", fmt.Errorf("%s: %s: %v", file, s.where, err)
-		}
-		return next, checkEdit(c, file, text, next, s.path, func(e map[string]any) {
+		return next, func(e map[string]any) {
 			e["command"] = f.upstream[0]
 			e["args"] = anyList(f.upstream[1:])
-		})
+		}, err
 	}
 	headers := map[string]any{}
 	for _, h := range f.headers {
@@ -516,10 +511,7 @@ func rebuildEntry(c Client, file, text string, doc document, s docServer, cl cla
 		headers[strings.TrimSpace(k)] = strings.TrimLeft(v, " ")
 	}
 	next, err := doc.toRemote(s, c, f.url, headers)
-	if err != nil {
-		return "", fmt.Errorf("%s: %s: %v", file, s.where, err)
-	}
-	return next, checkEdit(c, file, text, next, s.path, func(e map[string]any) {
+	return next, func(e map[string]any) {
 		delete(e, "command")
 		delete(e, "args")
 		key, typ := remoteShape(c)
@@ -534,7 +526,73 @@ func rebuildEntry(c Client, file, text string, doc document, s docServer, cl cla
 		if len(headers) > 0 {
 			e["headers"] = headers
 		}
-	})
+	}, err
+}
+
+// pending is one entry's edit of a file, with the change it makes to the
+// entry's value, checked by applyAll.
+type pending struct {
+	path   []string
+	edit   edit
+	change func(map[string]any)
+}
+
+// edit replaces text[start:end] with text.
+type edit struct {
+	start, end int
+	text       string
+}
+
+// diffEdit returns the one edit that turns old into next: the span between
+// their common prefix and suffix.
+func diffEdit(old, next string) edit {
+	p := 0
+	for p < len(old) && p < len(next) && old[p] == next[p] {
+		p++
+	}
+	q := 0
+	for q < len(old)-p && q < len(next)-p && old[len(old)-1-q] == next[len(next)-1-q] {
+		q++
+	}
+	return edit{p, len(old) - q, next[p : len(next)-q]}
+}
+
+// applyAll applies the entries' edits to text at once and checks the
+// result: parsed again, it must mean exactly the old text with each change
+// applied to its entry. A failure is an internal error: nothing is written.
+func applyAll(c Client, file, text string, changes []pending) (string, error) {
+	if len(changes) == 0 {
+		return text, nil
+	}
+	sorted := append([]pending(nil), changes...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i].edit.start > sorted[j].edit.start })
+	out := text
+	for i, p := range sorted {
+		if i > 0 && p.edit.end > sorted[i-1].edit.start {
+			return "", fmt.Errorf("internal error: the edits of %s and %s overlap; nothing written", whereOf(c, p.path), whereOf(c, sorted[i-1].path))
+		}
+		out = out[:p.edit.start] + p.edit.text + out[p.edit.end:]
+	}
+	od, err := parseDoc(c, file, text)
+	if err != nil {
+		return "", fmt.Errorf("internal error: %v", err)
+	}
+	nd, err := parseDoc(c, file, out)
+	if err != nil {
+		return "", fmt.Errorf("internal error: the edited %s does not parse: %v; nothing written", file, err)
+	}
+	want := od.generic()
+	for _, p := range changes {
+		entry, ok := lookup(want, p.path).(map[string]any)
+		if !ok {
+			return "", fmt.Errorf("internal error: no entry %s", whereOf(c, p.path))
+		}
+		p.change(entry)
+	}
+	if !reflect.DeepEqual(want, nd.generic()) {
+		return "", fmt.Errorf("internal error: the edit of %s changes more than its entries; nothing written", file)
+	}
+	return out, nil
 }
 
 // stdioType is the type a wrapped URL entry gets when it has a type
@@ -610,6 +668,7 @@ func UnwrapText(c Client, file string, src, state []byte, o Options) (*Result, e
 	if err != nil {
 		return nil, err
 	}
+	var changes []pending
 	for _, s := range sel {
 		so := o
 		if _, ok := st.get(s.path); ok {
@@ -630,28 +689,28 @@ func UnwrapText(c Client, file string, src, state []byte, o Options) (*Result, e
 			st.del(s.path)
 			continue
 		}
-		doc, err := parseDoc(c, file, text)
-		if err != nil {
-			return nil, fmt.Errorf("internal error: %v", err)
-		}
-		cur, _ := findServer(doc, s.path)
 		e.Action = Rebuilt
 		e.Reason = "no record of its original text; rebuilt from the wrapped entry"
 		if rec, ok := st.get(s.path); ok {
-			if cand, ok := recordFits(c, file, text, doc, cur, cl, rec); ok {
+			if p, ok := recordFits(c, text, doc, s, cl, rec); ok {
 				e.Action, e.Reason = Restored, ""
-				text = cand
+				changes = append(changes, p)
 			} else {
 				e.Reason = "it changed since it was wrapped; rebuilt from the wrapped entry, keeping the changes"
 			}
 		}
 		if e.Action == Rebuilt {
-			if text, err = rebuildEntry(c, file, text, doc, cur, cl); err != nil {
-				return nil, err
+			next, change, err := planRebuild(c, doc, s, cl)
+			if err != nil {
+				return nil, fmt.Errorf("%s: %s: %v", file, s.where, err)
 			}
+			changes = append(changes, pending{path: s.path, edit: diffEdit(text, next), change: change})
 		}
 		st.del(s.path)
 		res.Entries = append(res.Entries, e)
+	}
+	if text, err = applyAll(c, file, text, changes); err != nil {
+		return nil, err
 	}
 	if len(o.Servers) == 0 {
 		// Records of entries that are gone.
@@ -677,38 +736,85 @@ func UnwrapText(c Client, file string, src, state []byte, o Options) (*Result, e
 	return res, nil
 }
 
-// recordFits returns text with the recorded original rec put back for the
-// wrapped entry s, when wrapping rec again — with the entry's own proxy
-// command and flags — gives exactly what the entry is now. A record that
-// does not fit (the entry was edited, or the state file altered) is not
-// used: the state file can never make unwrap write a server the wrapped
-// entry does not name.
-func recordFits(c Client, file, text string, doc document, s docServer, cl classified, rec string) (string, bool) {
-	cand, err := doc.putRecord(s, rec)
+// recordFits returns the edit that puts the recorded original rec back
+// for the wrapped entry s of doc, when wrapping rec again — with the
+// entry's own proxy command and flags — gives exactly what the entry is
+// now. A record that does not fit (the entry was edited, or the state file
+// altered) is not used: the state file can never make unwrap write a
+// server the wrapped entry does not name. The check is made on documents
+// holding just the entry, so it costs the entry's size, not the file's.
+func recordFits(c Client, text string, doc document, s docServer, cl classified, rec string) (pending, bool) {
+	var none pending
+	curText, err := doc.recordText(s)
 	if err != nil {
-		return "", false
+		return none, false
 	}
-	cd, err := parseDoc(c, file, cand)
+	cur, cs, err := miniDoc(c, s, curText)
 	if err != nil {
-		return "", false
+		return none, false
 	}
-	cs, ok := findServer(cd, s.path)
-	if !ok {
-		return "", false
-	}
-	ccl := classify(c, cs, Options{HeadersInArgs: true})
-	if (ccl.kind != kindStdio && ccl.kind != kindRemote) || cd.editable(cs) != "" {
-		return "", false
-	}
-	again, err := wrapEntry(c, file, cand, cd, cs, ccl, cl.cmd, cl.form.extra)
+	old, ors, err := miniDoc(c, s, rec)
 	if err != nil {
-		return "", false
+		return none, false
 	}
-	ad, err := parseDoc(c, file, again)
-	if err != nil || !reflect.DeepEqual(ad.generic(), doc.generic()) {
-		return "", false
+	ocl := classify(c, ors, Options{HeadersInArgs: true})
+	if (ocl.kind != kindStdio && ocl.kind != kindRemote) || old.editable(ors) != "" {
+		return none, false
 	}
-	return cand, true
+	again, _, err := planWrap(c, old, ors, ocl, cl.cmd, cl.form.extra)
+	if err != nil {
+		return none, false
+	}
+	ad, err := parseDoc(c, miniName(c), again)
+	if err != nil || !reflect.DeepEqual(ad.generic(), cur.generic()) {
+		return none, false
+	}
+	put, err := doc.putRecord(s, rec)
+	if err != nil {
+		return none, false
+	}
+	curEntry, _ := lookup(cur.generic(), cs.path).(map[string]any)
+	recEntry, _ := lookup(old.generic(), ors.path).(map[string]any)
+	return pending{path: s.path, edit: diffEdit(text, put), change: func(e map[string]any) {
+		// The entry's text holds these fields; in Codex's file other
+		// tables ([mcp_servers.NAME.env]) may hold more, which stay.
+		for k := range curEntry {
+			delete(e, k)
+		}
+		for k, v := range recEntry {
+			e[k] = v
+		}
+	}}, true
+}
+
+// miniName is the file name of a document miniDoc makes.
+func miniName(c Client) string {
+	if c == Codex {
+		return "entry.toml"
+	}
+	return "entry.json"
+}
+
+// miniDoc parses a document holding only the entry text t of server s: for
+// JSON {"mcpServers": {NAME: t}}, for TOML the table's text itself.
+func miniDoc(c Client, s docServer, t string) (document, docServer, error) {
+	src := t
+	if c != Codex {
+		src = `{"mcpServers": {` + quoteJSON(s.name) + ": " + t + "\n}}"
+	}
+	d, err := parseDoc(c, miniName(c), src)
+	if err != nil {
+		return nil, docServer{}, err
+	}
+	path := []string{"mcpServers", s.name}
+	if c == Codex {
+		path = []string{"mcp_servers", s.name}
+	}
+	ms, ok := findServer(d, path)
+	if !ok || len(d.servers()) != 1 {
+		return nil, docServer{}, errors.New("not one entry")
+	}
+	return d, ms, nil
 }
 
 func whereOf(c Client, path []string) string {
@@ -716,30 +822,6 @@ func whereOf(c Client, path []string) string {
 		return tomlHeader(path)
 	}
 	return jsonWhere(path)
-}
-
-// checkEdit parses an edited text and checks that it means exactly the
-// old text with change applied to the entry at path. A failure is an
-// internal error: nothing is written.
-func checkEdit(c Client, file, old, next string, path []string, change func(map[string]any)) error {
-	od, err := parseDoc(c, file, old)
-	if err != nil {
-		return fmt.Errorf("internal error: %v", err)
-	}
-	nd, err := parseDoc(c, file, next)
-	if err != nil {
-		return fmt.Errorf("internal error: the edit of %s does not parse: %v", whereOf(c, path), err)
-	}
-	want := od.generic()
-	entry, ok := lookup(want, path).(map[string]any)
-	if !ok {
-		return fmt.Errorf("internal error: no entry %s", whereOf(c, path))
-	}
-	change(entry)
-	if !reflect.DeepEqual(want, nd.generic()) {
-		return fmt.Errorf("internal error: the edit of %s in %s changes more than it should; nothing written", whereOf(c, path), file)
-	}
-	return nil
 }
 
 // lookup returns the value at path in a generic document.
