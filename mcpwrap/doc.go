@@ -24,13 +24,14 @@
 // # Restoring exactly
 //
 // Edits are splices: the parsers here keep every value's byte span, and a
-// wrap replaces only the spans of an entry's command and arguments (in
-// Codex's config.toml, only those lines of the [mcp_servers.NAME] table), so
+// wrap replaces only the spans of an entry's command and arguments (a URL
+// entry's members are rewritten within its own span; in Codex's
+// config.toml, only lines of the [mcp_servers.NAME] table change), so
 // comments, key order, spacing and the rest of the file stay byte for byte
 // as they were. The original text of every wrapped entry is recorded in a
-// state file next to the configuration (FILE.toolgate-mcpwrap.json, with the
-// configuration's permissions, holding also a copy of the file as it was
-// before the first wrap). Unwrap splices the recorded text back, so a file
+// state file next to the configuration (FILE.toolgate-mcpwrap.json, mode
+// 0600 since entries hold environments, with a copy of the whole file as it
+// was before the first wrap as a backup). Unwrap splices the recorded text back, so a file
 // nobody touched in between comes back byte for byte; a file edited
 // elsewhere keeps those edits and gets only its entries back.
 //
