@@ -552,6 +552,8 @@ func (p *Proxy) forward(ctx context.Context, req *mcp.CallToolRequest, e *toolEn
 	case res.NeedsInput():
 		return denied(fmt.Sprintf("the mcp server %q asked for input the proxy could not obtain", e.up.spec.Name))
 	}
+	// The upstream's own identity is not the proxy's to pass on.
+	delete(res.Meta, mcp.MetaKeyServerInfo)
 	return res
 }
 
