@@ -110,7 +110,7 @@ func apply(c Client, path string, o Options, fsys FS, dryRun, wrap bool) (*Resul
 	}
 	src, err := fsys.ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, fmt.Errorf("%s does not exist: no MCP servers to %s", path, map[bool]string{true: "wrap", false: "unwrap"}[wrap])
+		return nil, &missingError{path: path, wrap: wrap}
 	}
 	if err != nil {
 		return nil, err
@@ -167,3 +167,20 @@ func apply(c Client, path string, o Options, fsys FS, dryRun, wrap bool) (*Resul
 	}
 	return res, nil
 }
+
+// missingError is the error for a configuration file that does not exist;
+// it satisfies errors.Is(err, fs.ErrNotExist).
+type missingError struct {
+	path string
+	wrap bool
+}
+
+func (e *missingError) Error() string {
+	verb := "unwrap"
+	if e.wrap {
+		verb = "wrap"
+	}
+	return fmt.Sprintf("%s does not exist: no MCP servers to %s", e.path, verb)
+}
+
+func (e *missingError) Unwrap() error { return fs.ErrNotExist }

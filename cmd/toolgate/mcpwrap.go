@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -161,6 +162,13 @@ func (c *cli) mcpWrapMain(verb string, args []string) int {
 	}
 	if err != nil {
 		c.errorf("mcp %s: %v", verb, err)
+		if errors.Is(err, fs.ErrNotExist) && !f.project && !f.user && f.file == "" {
+			other := "--user"
+			if cl == mcpwrap.Gemini || cl == mcpwrap.Codex {
+				other = "--project"
+			}
+			c.errorf("mcp %s: (the servers may be in the other file: try %s)", verb, other)
+		}
 		return exitFailure
 	}
 	for _, w := range res.Warnings {
