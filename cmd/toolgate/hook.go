@@ -52,8 +52,11 @@ func (c *cli) hookBuild(cwd string, configs []string) (toolgate.Checker, error) 
 	return cfg, nil
 }
 
-// selfCommands are toolgate's subcommands that change what the gate does.
-var selfCommands = []string{"hook install", "hook uninstall", "trust"}
+// selfCommands are toolgate's subcommands that change what the gate does:
+// installing or removing the hook, trusting a project, taking MCP servers
+// out from behind the gateway (or pointing them at another program),
+// re-approving changed MCP tool definitions and answering approvals.
+var selfCommands = []string{"hook install", "hook uninstall", "trust", "mcp wrap", "mcp unwrap", "mcp lock", "approvals"}
 
 // hookSelfDeny returns the deny rules for toolgate's gate-changing
 // subcommands run through the agent's shell.

@@ -73,7 +73,12 @@ func TestHookDeniesGateCommands(t *testing.T) {
 		{"toolgate hook uninstall claude", true},
 		{"/usr/local/bin/toolgate hook install codex --command /bin/true", true},
 		{"env toolgate trust --yes .", true},
+		{"toolgate mcp unwrap claude", true},
+		{"toolgate mcp wrap claude --command /tmp/fake", true},
+		{"cd /tmp && toolgate mcp lock --servers s.json", true},
+		{"toolgate approvals approve 42 --server http://127.0.0.1:1", true},
 		{"toolgate hook status claude", false},
+		{"toolgate mcp --upstream-name fs -- mcp-server-filesystem .", false},
 		{"toolgate check --tool Bash --input '{}'", false},
 	} {
 		payload, _ := json.Marshal(map[string]any{"hook_event_name": "PreToolUse", "cwd": proj,
