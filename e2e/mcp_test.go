@@ -18,7 +18,10 @@ package e2e
 // server command; it lists the tools before a tools/call and reports a tool
 // the proxy hides as "not found" (exit 1) without calling it; a tool error
 // (isError) exits 5. It declares no elicitation capability, so an ask through
-// it is refused.
+// it is refused. Claude Code 2.1.332 (claude -p, --mcp-config) sends a
+// numeric progress token with every tools/call, declares elicitation, and
+// in a headless run cancels the proxy's approval request at once: the ask
+// is denied as dismissed.
 
 import (
 	"bufio"
@@ -27,6 +30,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net"
+	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -480,4 +484,86 @@ func readFile(t *testing.T, name string) string {
 		return ""
 	}
 	return string(b)
+}
+
+// TestMCPClaudeCodeThroughProxy has Claude Code 2.1.332, driven by the
+// scripted model, call the filesystem server's tools through the proxy,
+// given to it with --mcp-config. Claude's own permission checks are off
+// (bypassPermissions), so the proxy is the only gate.
+func TestMCPClaudeCodeThroughProxy(t *testing.T) {
+	e := needMCP(t)
+	claude := agentBin(t, "claude")
+	cases := []struct {
+		name   string
+		tool   string
+		input  func(ws string) map[string]string
+		result []string // all in one tool result the model receives
+		check  func(t *testing.T, ws string)
+	}{
+		{name: "allowed read returns the file", tool: "mcp__fs__read_text_file",
+			input:  func(ws string) map[string]string { return map[string]string{"path": filepath.Join(ws, "notes.txt")} },
+			result: []string{"is_error=false", "original notes"}},
+		{name: "denied write leaves the file unchanged", tool: "mcp__fs__write_file",
+			input: func(ws string) map[string]string {
+				return map[string]string{"path": filepath.Join(ws, "notes.txt"), "content": "overwritten by the model"}
+			},
+			result: []string{"is_error=true", "toolgate denied the call", `deny rule "mcp__fs__write_file(path:*.txt)"`},
+			check: func(t *testing.T, ws string) {
+				if got := readFile(t, filepath.Join(ws, "notes.txt")); got != "original notes\n" {
+					t.Errorf("notes.txt after the denied write: %q", got)
+				}
+			}},
+		{name: "ask is refused", tool: "mcp__fs__create_directory",
+			input:  func(ws string) map[string]string { return map[string]string{"path": filepath.Join(ws, "newdir")} },
+			result: []string{"is_error=true", `ask rule "mcp__fs__create_directory"`},
+			check: func(t *testing.T, ws string) {
+				if _, err := os.Stat(filepath.Join(ws, "newdir")); err == nil {
+					t.Error("the asked-about directory was created")
+				}
+			}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			w := newWorkspace(t, scenario{noHook: true})
+			ws := filepath.Join(w.project, "ws")
+			writeFile(t, filepath.Join(ws, "notes.txt"), "original notes\n")
+			policy := filepath.Join(w.home, "policy.yaml")
+			writeFile(t, policy, fsPolicy)
+			mcpConfig := filepath.Join(w.home, "mcp.json")
+			cfg, _ := json.Marshal(map[string]any{"mcpServers": map[string]any{"fs": map[string]any{
+				"command": e.tg,
+				"args":    []string{"mcp", "--config", policy, "--upstream-name", "fs", "--", e.bin("mcp-server-filesystem"), ws},
+			}}})
+			writeFile(t, mcpConfig, string(cfg))
+			rec := &recorder{}
+			srv := httptest.NewServer(claudeMock(t, rec, tc.tool, tc.input(ws)))
+			defer srv.Close()
+			env := append(baseEnv(w),
+				"ANTHROPIC_BASE_URL="+srv.URL,
+				"ANTHROPIC_API_KEY=toolgate-e2e-fake-key",
+				"CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC=1",
+				"CLAUDE_CODE_MAX_RETRIES=0",
+				"DISABLE_AUTOUPDATER=1",
+				"ENABLE_TOOL_SEARCH=false",
+			)
+			if os.Geteuid() == 0 {
+				env = append(env, "IS_SANDBOX=1")
+			}
+			r := runAgent(t, w, env, claude, "-p", "Use the tool.", "--output-format", "json",
+				"--permission-mode", "bypassPermissions", "--mcp-config", mcpConfig, "--strict-mcp-config")
+			_, results := rec.snapshot()
+			t.Logf("tool results the model received: %q", results)
+			found := false
+			for _, res := range results {
+				found = found || containsAll(res, tc.result)
+			}
+			if !found {
+				t.Errorf("no tool result holds %q; results: %q", tc.result, results)
+				logRun(t, r)
+			}
+			if tc.check != nil {
+				tc.check(t, ws)
+			}
+		})
+	}
 }

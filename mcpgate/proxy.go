@@ -536,7 +536,7 @@ func (p *Proxy) forward(ctx context.Context, req *mcp.CallToolRequest, e *toolEn
 	cctx, cancel := context.WithTimeout(ctx, e.up.timeout())
 	defer cancel()
 	params := &mcp.CallToolParams{Name: e.tool.Name, Arguments: send}
-	if tok := req.Params.GetProgressToken(); tok != nil {
+	if tok := progressToken(req.Params.GetProgressToken()); tok != nil {
 		params.SetProgressToken(tok)
 	}
 	res, err := cs.CallTool(cctx, params)
@@ -555,6 +555,22 @@ func (p *Proxy) forward(ctx context.Context, req *mcp.CallToolRequest, e *toolEn
 	// The upstream's own identity is not the proxy's to pass on.
 	delete(res.Meta, mcp.MetaKeyServerInfo)
 	return res
+}
+
+// progressToken returns a client's progress token in a form the SDK sends
+// on (a JSON number arrives as a float64), or nil.
+func progressToken(t any) any {
+	switch t := t.(type) {
+	case string:
+		return t
+	case float64:
+		if t == float64(int64(t)) {
+			return int64(t)
+		}
+	case int, int32, int64:
+		return t
+	}
+	return nil
 }
 
 // ask puts the call to the client's user: an elicitation on a stateful

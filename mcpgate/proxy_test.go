@@ -438,3 +438,22 @@ func TestKeepNames(t *testing.T) {
 		t.Error("KeepNames with two servers: no error")
 	}
 }
+
+func TestProgressToken(t *testing.T) {
+	// Claude Code sends a numeric progress token; it arrives as a JSON
+	// number and must be passed on, not break the call.
+	f := newFixture(t, fixtureOpts{protocol: "2025-11-25"})
+	for _, tok := range []any{7, "tok-1"} {
+		params := &mcp.CallToolParams{Name: "mcp__up__echo", Arguments: map[string]any{"text": "with progress"}}
+		params.SetProgressToken(tok)
+		res, err := f.cs.CallTool(context.Background(), params)
+		if err != nil || res.IsError || resultText(res) != "with progress" {
+			t.Errorf("progress token %v: %v %q", tok, err, resultText(res))
+		}
+	}
+	for in, want := range map[any]any{1.0: int64(1), 1.5: nil, "s": "s", true: nil, nil: nil} {
+		if got := progressToken(in); got != want {
+			t.Errorf("progressToken(%v) = %v, want %v", in, got, want)
+		}
+	}
+}

@@ -128,7 +128,12 @@ func (u *upstream) connect(ctx context.Context) error {
 		ToolListChangedHandler:     func(context.Context, *mcp.ToolListChangedRequest) { u.p.refreshLater(u) },
 		PromptListChangedHandler:   func(context.Context, *mcp.PromptListChangedRequest) { u.p.refreshLater(u) },
 		ResourceListChangedHandler: func(context.Context, *mcp.ResourceListChangedRequest) { u.p.refreshLater(u) },
-		Capabilities:               &mcp.ClientCapabilities{},
+		ProgressNotificationHandler: func(ctx context.Context, req *mcp.ProgressNotificationClientRequest) {
+			if ss, err := u.relayTarget(); err == nil {
+				ss.NotifyProgress(ctx, req.Params)
+			}
+		},
+		Capabilities: &mcp.ClientCapabilities{},
 	})
 	cctx, cancel := context.WithTimeout(ctx, u.timeout())
 	defer cancel()
