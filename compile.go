@@ -354,14 +354,32 @@ func (l *Layer) rules(e Effect) []RuleSpec {
 // every layer, in priority order (encoding/json writes struct fields in
 // declaration order and map keys sorted) — and the options that change
 // decisions. A new Layer field is part of the revision without anyone
-// remembering to add it.
+// remembering to add it. The rule lists, which hold nearly all of a large
+// policy, are encoded rule by rule so that no encoding of the whole policy
+// is held in memory at once.
 func revisionOf(ls []Layer, opts Options) string {
 	h := sha256.New()
 	enc := json.NewEncoder(h)
-	if err := enc.Encode(struct {
-		Layers        []Layer
-		UserConfigDir string
-	}{ls, opts.UserConfigDir}); err != nil {
+	var err error
+	encode := func(v any) {
+		if err == nil {
+			err = enc.Encode(v)
+		}
+	}
+	encode(opts.UserConfigDir)
+	for _, l := range ls {
+		rest := l
+		rest.Allow, rest.Deny, rest.Ask = nil, nil, nil
+		encode(rest)
+		for _, e := range []Effect{EffectAllow, EffectDeny, EffectAsk} {
+			encode(e)
+			rs := l.rules(e)
+			for i := range rs {
+				encode(&rs[i]) // a pointer: no copy boxed per rule
+			}
+		}
+	}
+	if err != nil {
 		// Only an invalid json.RawMessage can fail to encode, and Compile
 		// has rejected those; hash the error so the revision still differs.
 		fmt.Fprintf(h, "\x00%v", err)
