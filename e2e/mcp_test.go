@@ -64,7 +64,13 @@ func needMCP(t *testing.T) mcpEnv {
 	t.Helper()
 	dir := os.Getenv(envMCPDir)
 	if dir == "" {
-		skip(t, "%s is not set: install the pinned MCP packages with `bash .ci/mcp-install [DIR]` and run with %s=DIR", envMCPDir, envMCPDir)
+		// .ci/mcp-install's default.
+		if home, err := os.UserHomeDir(); err == nil {
+			dir = filepath.Join(home, ".cache", "toolgate-mcp")
+		}
+		if _, err := os.Stat(filepath.Join(dir, "node_modules")); err != nil {
+			skip(t, "%s is not set and %s holds no install: install the pinned MCP packages with `bash .ci/mcp-install [DIR]` and run with %s=DIR", envMCPDir, dir, envMCPDir)
+		}
 	}
 	e := mcpEnv{dir: dir}
 	for _, b := range []string{"mcp-server-filesystem", "mcp-server-everything", "mcp-server-memory", "mcp-inspector"} {
@@ -126,6 +132,7 @@ ask:
 `
 
 func TestMCPFilesystemThroughProxy(t *testing.T) {
+	t.Parallel()
 	e := needMCP(t)
 	root := t.TempDir()
 	ws := filepath.Join(root, "ws")
@@ -256,6 +263,7 @@ func serversFile(e mcpEnv, ws string) string {
 }
 
 func TestMCPSeveralServersAndPinning(t *testing.T) {
+	t.Parallel()
 	e := needMCP(t)
 	root := t.TempDir()
 	ws := filepath.Join(root, "ws")
@@ -332,6 +340,7 @@ func freePort(t *testing.T) int {
 }
 
 func TestMCPHTTPWithBearerToken(t *testing.T) {
+	t.Parallel()
 	e := needMCP(t)
 	root := t.TempDir()
 	ws := filepath.Join(root, "ws")
@@ -403,6 +412,7 @@ const [tool, args, answer, command, ...cmdArgs] = process.argv.slice(2);
 `
 
 func TestMCPElicitationWithTypeScriptClient(t *testing.T) {
+	t.Parallel()
 	e := needMCP(t)
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -491,6 +501,7 @@ func readFile(t *testing.T, name string) string {
 // given to it with --mcp-config. Claude's own permission checks are off
 // (bypassPermissions), so the proxy is the only gate.
 func TestMCPClaudeCodeThroughProxy(t *testing.T) {
+	t.Parallel()
 	e := needMCP(t)
 	claude := agentBin(t, "claude")
 	cases := []struct {

@@ -27,7 +27,8 @@
 //     of its path, any other URI as a call of the pseudo-tool
 //     mcp__<server>__resources/read with input {"uri": URI}.
 //   - prompts (offered as <server>__<prompt>) and completions are passed
-//     through to their server; an upstream's elicitation and sampling
+//     through to their server, each prompts/get recorded in the audit log;
+//     an upstream's elicitation, sampling and progress
 //     requests are relayed to the client whose call the server is serving.
 //
 // # Asking a person

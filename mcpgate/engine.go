@@ -126,6 +126,14 @@ func (p *policy) decideCall(c toolgate.Call) (v verdict) {
 	return v
 }
 
+// passed is the verdict recorded for a request the proxy passes through
+// without a policy decision (prompts/get): an allow by the proxy itself.
+func (p *policy) passed(tool, server string, input json.RawMessage) verdict {
+	c := toolgate.Call{Tool: tool, Server: server, Input: input, Cwd: p.cwd, Home: p.home}
+	return verdict{outcome: outAllow, call: c, d: toolgate.Decision{Outcome: toolgate.Allow,
+		Reasons: []toolgate.Reason{{Kind: toolgate.KindHook, Message: "passed through: the proxy does not gate prompts"}}}}
+}
+
 // deny turns v into a denial whose deciding reason is message (kind
 // "error" when internal, otherwise "hook": the proxy is a host checker);
 // the engine's reasons follow.

@@ -707,6 +707,15 @@ func (p *Proxy) exposePrompts(u *upstream, prompts []*mcp.Prompt) {
 		cp := *pr
 		cp.Name = prefix + orig
 		p.server.AddPrompt(&cp, func(ctx context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+			start := time.Now()
+			in, _ := json.Marshal(map[string]any{"name": orig, "arguments": req.Params.Arguments})
+			session := ""
+			if req.Session != nil {
+				session = req.Session.ID()
+			}
+			if !p.audit(ctx, p.policy.passed("mcp__"+u.spec.Name+"__prompts/get", u.spec.Name, in), session, false, start) && p.opts.Audit != nil {
+				return nil, &jsonrpc.Error{Code: jsonrpc.CodeInternalError, Message: "toolgate refused the prompt: the audit log cannot record it"}
+			}
 			cs, err := u.session()
 			if err != nil {
 				return nil, err

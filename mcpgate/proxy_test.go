@@ -411,8 +411,9 @@ func TestResourcesAndPrompts(t *testing.T) {
 		t.Errorf("prompt: %v %+v", err, pr)
 	}
 	evs := f.sink.all()
-	if len(evs) != 2 || evs[0].Outcome != toolgate.Allow || evs[1].Outcome != toolgate.Deny {
-		t.Errorf("audit of the two reads: %d events", len(evs))
+	if len(evs) != 3 || evs[0].Outcome != toolgate.Allow || evs[1].Outcome != toolgate.Deny ||
+		evs[2].Tool != "mcp__up__prompts/get" || evs[2].Outcome != toolgate.Allow {
+		t.Errorf("audit of the two reads and the prompt: %d events", len(evs))
 	}
 }
 
