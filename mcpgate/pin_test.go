@@ -7,6 +7,7 @@ import (
 	"net/http/httptest"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -166,3 +167,52 @@ func TestHTTPHandlerToken(t *testing.T) {
 }
 
 var jsonUnmarshal = json.Unmarshal
+
+func TestHTTPUpstream(t *testing.T) {
+	// A streamable-HTTP upstream, reached through the real transport with
+	// the headers of its entry.
+	up := newTestUpstream()
+	var (
+		mu      sync.Mutex
+		gotAuth []string
+	)
+	h := mcp.NewStreamableHTTPHandler(func(r *http.Request) *mcp.Server { return up.server }, nil)
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		mu.Lock()
+		gotAuth = append(gotAuth, r.Header.Get("Authorization"))
+		mu.Unlock()
+		h.ServeHTTP(w, r)
+	}))
+	defer srv.Close()
+	p, err := New(Options{Engine: newEngine(t, testPolicy), Cwd: "/work", Pin: PinOff,
+		Servers: []ServerSpec{{Name: "up", URL: srv.URL, Headers: map[string]string{"Authorization": "Bearer upstream-secret"}}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer p.Close()
+	if err := p.Start(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	a, b := mcp.NewInMemoryTransports()
+	if _, err := p.Server().Connect(context.Background(), a, nil); err != nil {
+		t.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "c"}, nil).Connect(context.Background(), b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "mcp__up__echo", Arguments: map[string]any{"text": "via http"}})
+	if err != nil || res.IsError || resultText(res) != "via http" {
+		t.Fatalf("call through an HTTP upstream: %v %q", err, resultText(res))
+	}
+	res, err = cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "mcp__up__write_thing", Arguments: map[string]any{"path": "/etc/x"}})
+	if err != nil || !res.IsError {
+		t.Errorf("denied call through an HTTP upstream: %v %+v", err, res)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if len(gotAuth) == 0 || !slices.Contains(gotAuth, "Bearer upstream-secret") || slices.Contains(gotAuth, "") {
+		t.Errorf("the upstream's Authorization headers: %q", gotAuth)
+	}
+}
