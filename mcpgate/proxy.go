@@ -300,6 +300,7 @@ func (p *Proxy) exposeTools(u *upstream, tools []*mcp.Tool) {
 	prefix := "mcp__" + u.spec.Name + "__"
 	next := map[string]*toolEntry{}
 	hidden := map[string]string{}
+	var unpinned []string // shown under PinWarn although not pinned as they are
 	for _, t := range tools {
 		if t == nil {
 			continue
@@ -336,7 +337,7 @@ func (p *Proxy) exposeTools(u *upstream, tools []*mcp.Tool) {
 				hidden[down] = fmt.Sprintf("tool %s is hidden: %s; a person must review it and approve it again with \"toolgate mcp lock\"", name, why)
 				continue
 			}
-			p.logf("warning: mcp server %q: tool %q: %s (pin mode warn: shown anyway)", u.spec.Name, t.Name, why)
+			unpinned = append(unpinned, t.Name+" ("+why+")")
 		}
 		if !p.policy.visible(name) {
 			hidden[down] = fmt.Sprintf("tool %s is hidden by the policy", name)
@@ -355,6 +356,11 @@ func (p *Proxy) exposeTools(u *upstream, tools []*mcp.Tool) {
 		if strings.Contains(why, "pinned") || strings.Contains(why, "hashed") {
 			p.logf("%s", why)
 		}
+	}
+	if len(unpinned) > 0 {
+		slices.Sort(unpinned)
+		p.opts.Logger.Warn(fmt.Sprintf("mcp server %q: %d tools shown although their definitions are not pinned as they are (pin mode warn): %s",
+			u.spec.Name, len(unpinned), strings.Join(unpinned, "; ")))
 	}
 
 	p.mu.Lock()
