@@ -68,16 +68,33 @@ type index struct {
 	all      []*crule
 }
 
-// shellRules are the shell rules that share a literal first word, indexed
-// again by the literal word after it (git log, npm run).
+// shellRules are the shell rules that share a literal first word. Past
+// shellIndexMin of them they are indexed again by the literal word after
+// it (git log, npm run).
 type shellRules struct {
 	all  []*crule            // every rule, for a command whose second word may be anything
-	by   map[string][]*crule // rules by their literal second word
-	rest []*crule            // rules without one
+	by   map[string][]*crule // past shellIndexMin: rules by their literal second word
+	rest []*crule            // past shellIndexMin: rules without one
 }
+
+// shellIndexMin is the number of rules under one first word below which
+// trying them all is cheaper than indexing them again.
+const shellIndexMin = 8
 
 func (s *shellRules) add(r *crule) {
 	s.all = append(s.all, r)
+	switch {
+	case len(s.all) < shellIndexMin:
+	case len(s.all) == shellIndexMin:
+		for _, r := range s.all {
+			s.index(r)
+		}
+	default:
+		s.index(r)
+	}
+}
+
+func (s *shellRules) index(r *crule) {
 	if r.secondWord == "" {
 		s.rest = append(s.rest, r)
 		return
@@ -90,9 +107,9 @@ func (s *shellRules) add(r *crule) {
 
 // visit calls fn for the rules that a command with the given second word
 // could match: those without a second word and those with this one; all of
-// them when the command's second word is unknown.
+// them when the command's second word is unknown or the rules are few.
 func (s *shellRules) visit(second string, anySecond bool, fn func(r *crule)) {
-	if anySecond {
+	if anySecond || len(s.all) < shellIndexMin {
 		for _, r := range s.all {
 			fn(r)
 		}
@@ -671,8 +688,10 @@ func (c *Config) compileRule(s RuleSpec, e Effect, l Layer) (*crule, *Diagnostic
 		}
 		r.m = shellMatcher{p}
 		r.firstWord = literalFirstWord(spec, fold)
-		if lw := p.LeadingWords(fold, 2); r.firstWord != "" && len(lw) == 2 && lw[0] == r.firstWord {
-			r.secondWord = lw[1]
+		if r.firstWord != "" {
+			if lw := p.LeadingWords(fold, 2); len(lw) == 2 && lw[0] == r.firstWord {
+				r.secondWord = lw[1]
+			}
 		}
 	case KindRead, KindList, KindSearch, KindEdit:
 		mode := pathmatch.ForAllow

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path"
 	"strings"
+	"sync"
 
 	"github.com/toolgate/toolgate/internal/jsonin"
 	"github.com/toolgate/toolgate/internal/shell"
@@ -21,7 +22,8 @@ type callCtx struct {
 	info  ToolInfo
 	cwd   string
 	home  string
-	doc   *jsonin.Doc
+	doc   *jsonin.Doc // &docv, or a document of its own
+	docv  jsonin.Doc  // the call's input, parsed in place
 	input jsonin.Value
 	mode  Mode
 	// canon is the catalog name the call is read as: the tool name, or the
@@ -34,8 +36,9 @@ type callCtx struct {
 	folded bool
 	// alts are further case-folded readings of a different kind, each
 	// decided too; the strictest decision wins.
-	alts []toolReading
-	mcp  []mcpSplit // every server/tool reading of an MCP name, for deny and ask
+	alts   []toolReading
+	mcp    []mcpSplit // every server/tool reading of an MCP name, for deny and ask
+	mcpBuf [2]mcpSplit
 	// mcpAllow is the one reading allow rules may use: the named server, or
 	// the only split of an exactly spelled mcp__ name; empty otherwise.
 	mcpAllow []mcpSplit
@@ -59,6 +62,9 @@ type verdict struct {
 	suggest []string
 }
 
+// ctxPool holds call contexts between decisions.
+var ctxPool = sync.Pool{New: func() any { return new(callCtx) }}
+
 // Decide returns the decision for one call. It never panics: an internal
 // failure is a denial with reason kind "error".
 func (c *Config) Decide(call Call) (d Decision) {
@@ -67,8 +73,13 @@ func (c *Config) Decide(call Call) (d Decision) {
 			d = Denial(KindError, fmt.Sprintf("internal error while deciding: %v", r))
 		}
 	}()
-	var ctx callCtx
-	cc := &ctx
+	// The call context is pooled: nothing the decision holds points into
+	// it (reasons, suggestions and rewritten inputs are allocated apart).
+	cc := ctxPool.Get().(*callCtx)
+	defer func() {
+		*cc = callCtx{}
+		ctxPool.Put(cc)
+	}()
 	if inv := c.prepare(cc, &call); inv != nil {
 		return *inv
 	}
@@ -132,11 +143,14 @@ func (c *Config) prepare(cc *callCtx, call *Call) *Decision {
 	if len(bytes.TrimSpace(raw)) == 0 {
 		raw = []byte("{}")
 	}
-	doc, err := jsonin.Parse(raw)
-	if err != nil {
+	// The document is parsed into the call context itself (a small input
+	// then costs no allocation); it must not be copied after.
+	*cc = callCtx{}
+	if err := cc.docv.Parse(raw); err != nil {
 		d := invalidf("input is not valid: %v", err)
 		return &d
 	}
+	doc := &cc.docv
 	root := doc.Root()
 	if root.Kind() == jsonin.Null {
 		doc, _ = jsonin.Parse([]byte("{}"))
@@ -160,8 +174,8 @@ func (c *Config) prepare(cc *callCtx, call *Call) *Decision {
 		d := invalidf("home directory %q is not an absolute path", home)
 		return &d
 	}
-	*cc = callCtx{c: c, call: *call, tool: call.Tool,
-		cwd: path.Clean(cwd), home: home, doc: doc, input: root, mode: c.mode}
+	cc.c, cc.call, cc.tool = c, *call, call.Tool
+	cc.cwd, cc.home, cc.doc, cc.input, cc.mode = path.Clean(cwd), home, doc, root, c.mode
 	cc.setTool()
 	if home != "" {
 		cc.home = path.Clean(home)
@@ -223,6 +237,7 @@ func (cc *callCtx) splitMCP() {
 		}
 		return
 	}
+	cc.mcp = cc.mcpBuf[:0]
 	for i := 1; i+2 < len(rest); i++ {
 		if rest[i] == '_' && rest[i+1] == '_' {
 			cc.mcp = append(cc.mcp, mcpSplit{rest[:i], rest[i+2:]})

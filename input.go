@@ -73,6 +73,17 @@ func (cc *callCtx) newPathItem(text, dir string, glob bool) pathItem {
 // forms returns the readings of the path: itself, then its symlink target.
 func (it *pathItem) forms() []string { return it.formv[:it.nform] }
 
+// constName returns the string among names equal to key, so that naming a
+// key costs no copy; a copy of key when there is none.
+func constName(key []byte, names []string) string {
+	for _, n := range names {
+		if string(key) == n {
+			return n
+		}
+	}
+	return string(key)
+}
+
 // readPaths reads the path fields of a read or edit call. It returns an
 // invalid decision when a path field is malformed.
 func (cc *callCtx) readPaths() ([]pathItem, *Decision) {
@@ -97,10 +108,10 @@ func (cc *callCtx) readPaths() ([]pathItem, *Decision) {
 	}
 	var bad *Decision
 	var pathsV, filesV, patternV jsonin.Value
-	root.Members(func(key string, v jsonin.Value) bool {
-		switch key {
+	root.MemberKeys(func(key []byte, v jsonin.Value) bool {
+		switch string(key) {
 		case "file_path", "path", "absolute_path", "notebook_path", "dir_path", "directory", "source", "destination", "target":
-			bad = add(key, v)
+			bad = add(constName(key, pathFields[:]), v)
 		case "paths":
 			pathsV = v
 		case "files":

@@ -208,6 +208,30 @@ func (v Value) Members(fn func(key string, val Value) bool) {
 	}
 }
 
+// MemberKeys is Members for callers that only compare keys: fn gets each
+// key's bytes (decoded when the key holds escapes), valid only until fn
+// returns, so that an object's keys are read without allocating. Convert
+// with string(key) to keep one.
+func (v Value) MemberKeys(fn func(key []byte, val Value) bool) {
+	if v.d == nil {
+		return
+	}
+	t := v.node()
+	if t.kind != Object {
+		return
+	}
+	for k := v.i + 1; k < t.skip; k = v.d.tape[k+1].skip {
+		kt := &v.d.tape[k]
+		key := v.d.data[kt.start+1 : kt.end-1]
+		if kt.flags&flagEscaped != 0 {
+			key = []byte(decode(key))
+		}
+		if !fn(key, Value{v.d, k + 1}) {
+			return
+		}
+	}
+}
+
 // Strings calls fn with the decoded text of every string value inside v,
 // at any depth and in source order, until fn returns false. Object keys are
 // not visited. If v is itself a string, fn sees just that string.

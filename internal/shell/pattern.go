@@ -406,29 +406,44 @@ func (p *Pattern) LeadingWords(deny bool, max int) []string {
 			}
 		}
 	}
-	var out []string
+	// The words are written back to back into b and cut out of one string.
 	var b []byte
+	var ends [8]int
+	n, wordStart := 0, 0
+	max = min(max, len(ends))
+scan:
 	for _, u := range us {
 		switch {
 		case u < 128:
 			b = append(b, byte(u))
-			continue
 		case u == uSep || u == uBStar:
-			if len(b) == 0 {
-				return out
+			if len(b) == wordStart {
+				break scan
 			}
-			out = append(out, string(b))
-			if u == uBStar || len(out) == max {
-				return out
+			ends[n] = len(b)
+			n++
+			wordStart = len(b)
+			if u == uBStar || n == max {
+				break scan
 			}
-			b = b[:0]
-			continue
+		default:
+			// A wildcard, or a byte outside ASCII: the word is not fixed.
+			b = b[:wordStart]
+			break scan
 		}
-		// A wildcard, or a byte outside ASCII: the word is not fixed.
-		return out
 	}
-	if len(b) > 0 && len(out) < max {
-		out = append(out, string(b))
+	if n < max && len(b) > wordStart {
+		ends[n] = len(b)
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	all := string(b[:ends[n-1]])
+	out := make([]string, n)
+	for i, start := 0, 0; i < n; i++ {
+		out[i] = all[start:ends[i]]
+		start = ends[i]
 	}
 	return out
 }

@@ -1,6 +1,8 @@
 package urlmatch
 
 import (
+	"unsafe"
+
 	"errors"
 	"fmt"
 	"net/url"
@@ -427,7 +429,8 @@ func (u *whatwgURL) serialise() string {
 		b = append(b, u.port...)
 	}
 	b = appendPathQueryFragment(b, u.rest)
-	return string(b)
+	// b is never written again: the string may share its memory.
+	return unsafe.String(unsafe.SliceData(b), len(b))
 }
 
 func hostForURL(host string, ipv6 bool) string {
