@@ -1,0 +1,39 @@
+package toolgate_test
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/toolgate/toolgate"
+)
+
+// TestDecideAllocations keeps the hot path allocation-light: a non-shell
+// decision allocates its reason and, for a path, the path's text, nothing
+// more. Counted with testing.AllocsPerRun (a count, not a timing).
+func TestDecideAllocations(t *testing.T) {
+	if raceEnabled {
+		t.Skip("allocation counts are meaningless under the race detector")
+	}
+	cfg := benchPolicy(t, 1000)
+	for _, tc := range []struct {
+		name, tool, input string
+		max               float64
+	}{
+		{"Read", "Read", `{"file_path":"/p/src/main.go"}`, 2},
+		{"Edit", "Edit", `{"file_path":"/p/src/main.go","old_string":"a","new_string":"b"}`, 2},
+		{"MCP", "mcp__github__get_issue", `{"owner":"o","repo":"r","number":12}`, 1},
+		{"WebFetch", "WebFetch", `{"url":"https://api.example.com/v1/items?x=1"}`, 4},
+		{"BashSimple", "Bash", `{"command":"git status"}`, 16},
+	} {
+		call := toolgate.Call{Tool: tc.tool, Input: json.RawMessage(tc.input), Cwd: "/p", Home: "/home/u"}
+		cfg.Decide(call) // warm the pools
+		n := testing.AllocsPerRun(200, func() {
+			if d := cfg.Decide(call); d.Outcome == toolgate.Invalid {
+				t.Fatalf("%s: invalid: %v", tc.name, d.Reasons)
+			}
+		})
+		if n > tc.max {
+			t.Errorf("%s: %v allocations a decision, want at most %v", tc.name, n, tc.max)
+		}
+	}
+}

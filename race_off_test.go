@@ -1,0 +1,5 @@
+//go:build !race
+
+package toolgate_test
+
+const raceEnabled = false
