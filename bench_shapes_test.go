@@ -3,6 +3,7 @@ package toolgate_test
 import (
 	"encoding/json"
 	"fmt"
+	"runtime"
 	"testing"
 
 	"github.com/toolgate/toolgate"
@@ -149,6 +150,32 @@ func TestShapePolicies(t *testing.T) {
 		d := globs.Decide(toolgate.Call{Tool: tc.tool, Input: json.RawMessage(tc.input), Cwd: "/p", Home: "/home/u"})
 		if d.Outcome != tc.want {
 			t.Errorf("globs: %s %s = %v (%v), want %v", tc.tool, tc.input, d.Outcome, d.Reasons, tc.want)
+		}
+	}
+}
+
+// BenchmarkCompileShapes compiles the benchmark policies at 10,000 and
+// 100,000 rules and reports the live heap each rule costs.
+func BenchmarkCompileShapes(b *testing.B) {
+	for _, shape := range []string{"mixed"} {
+		for _, n := range []int{10000, 100000} {
+			b.Run(fmt.Sprintf("%s/rules=%d", shape, n), func(b *testing.B) {
+				b.ReportAllocs()
+				var cfg *toolgate.Config
+				for b.Loop() {
+					cfg = shapePolicy(b, shape, n)
+				}
+				b.StopTimer()
+				var before, after runtime.MemStats
+				cfg = nil
+				runtime.GC()
+				runtime.ReadMemStats(&before)
+				cfg = shapePolicy(b, shape, n)
+				runtime.GC()
+				runtime.ReadMemStats(&after)
+				runtime.KeepAlive(cfg)
+				b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/float64(n), "live-B/rule")
+			})
 		}
 	}
 }
