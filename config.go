@@ -1,6 +1,11 @@
 package toolgate
 
-import "github.com/toolgate/toolgate/internal/pathmatch"
+import (
+	"fmt"
+	"slices"
+
+	"github.com/toolgate/toolgate/internal/pathmatch"
+)
 
 // Checker decides calls. [Config] and [Engine] implement it, and so does the
 // combination of a parent's and a sub-agent's checkers ([Delegate]).
@@ -53,3 +58,20 @@ func (c *Config) Layers() []Layer { return append([]Layer(nil), c.layers...) }
 
 // Precedence returns the precedence in force.
 func (c *Config) Precedence() Precedence { return c.precedence }
+
+// CheckMode reports an error, naming the managed file, when a managed layer
+// disables mode m: a call in that mode is then denied as invalid. A command
+// line checks its --mode with it before deciding anything.
+func (c *Config) CheckMode(m ModeName) error {
+	if !c.disabledModes[m] {
+		return nil
+	}
+	file := ""
+	for _, l := range c.layers {
+		if l.Source == SourceManaged && slices.Contains(l.DisableModes, m) {
+			file = l.File
+			break
+		}
+	}
+	return fmt.Errorf("mode %s is disabled by the managed configuration (%s)", m, file)
+}

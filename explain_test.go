@@ -1,6 +1,7 @@
 package toolgate_test
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/toolgate/toolgate"
@@ -113,5 +114,25 @@ func TestSettingsOrigin(t *testing.T) {
 	c = mustCompile(t, toolgate.BuiltinLayer(true))
 	if st := c.Settings(); st.DefaultReadOnly != toolgate.Allow || st.DefaultReadOnlyFrom.Source != toolgate.SourceBuiltin {
 		t.Errorf("built-in alone: default_read_only %v from %+v, want allow from builtin", st.DefaultReadOnly, st.DefaultReadOnlyFrom)
+	}
+}
+
+// CheckMode says, with the managed file, which modes a managed layer
+// disables; a call in such a mode is an invalid call.
+func TestCheckMode(t *testing.T) {
+	managed := toolgate.Layer{Source: toolgate.SourceManaged, File: "/etc/toolgate/policy.yaml",
+		DisableModes: []toolgate.ModeName{toolgate.ModeBypassPermissions}}
+	c := mustCompile(t, managed)
+	if err := c.CheckMode(toolgate.ModeDefault); err != nil {
+		t.Errorf("default mode: %v", err)
+	}
+	err := c.CheckMode(toolgate.ModeBypassPermissions)
+	if err == nil || !strings.Contains(err.Error(), "/etc/toolgate/policy.yaml") {
+		t.Errorf("bypassPermissions: %v, want an error naming the managed file", err)
+	}
+	call := bash("ls")
+	call.Mode = &toolgate.Mode{Name: toolgate.ModeBypassPermissions}
+	if d := c.Decide(call); d.Outcome != toolgate.Deny || d.Reason().Kind != toolgate.KindInvalid {
+		t.Errorf("a call in a disabled mode: %v, want an invalid deny", d)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"path/filepath"
-	"slices"
 	"strings"
 
 	"github.com/toolgate/toolgate"
@@ -160,22 +159,12 @@ func (c *cli) load(p *policyFlags, examples bool) (*loaded, int) {
 		return nil, exitUsage
 	}
 	if e.mode != nil {
-		if err := checkModeAllowed(cfg, *e.mode); err != nil {
+		if err := cfg.CheckMode(e.mode.Name); err != nil {
 			c.errorf("--mode: %v", err)
 			return nil, exitUsage
 		}
 	}
 	return &loaded{cfg: cfg, set: set, env: e}, exitOK
-}
-
-// checkModeAllowed reports an error when a managed layer disables m.
-func checkModeAllowed(cfg *toolgate.Config, m toolgate.Mode) error {
-	for _, l := range cfg.Layers() {
-		if l.Source == toolgate.SourceManaged && slices.Contains(l.DisableModes, m.Name) {
-			return fmt.Errorf("mode %s is disabled by the managed configuration (%s)", m.Name, l.File)
-		}
-	}
-	return nil
 }
 
 // printDiags prints every diagnostic, one per line.
