@@ -11,8 +11,6 @@ import (
 	"github.com/toolgate/toolgate/internal/shell"
 )
 
-func sprintf(format string, args ...any) string { return fmt.Sprintf(format, args...) }
-
 // callCtx is everything known about one call while it is decided.
 type callCtx struct {
 	c     *Config

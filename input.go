@@ -1,6 +1,7 @@
 package toolgate
 
 import (
+	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -30,7 +31,7 @@ func validToolName(name string) bool {
 
 // invalidf builds the "invalid" denial.
 func invalidf(format string, args ...any) Decision {
-	return Denial(KindInvalid, sprintf(format, args...))
+	return Denial(KindInvalid, fmt.Sprintf(format, args...))
 }
 
 // pathItem is one path a call names, with the readings matching needs.
