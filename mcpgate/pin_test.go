@@ -216,3 +216,30 @@ func TestHTTPUpstream(t *testing.T) {
 		t.Errorf("the upstream's Authorization headers: %q", gotAuth)
 	}
 }
+
+func TestReapproveAndReload(t *testing.T) {
+	base := lockOf(t)
+	changed, _ := ParseLock(base.Marshal())
+	changed.Servers["up"]["echo"] = "sha256:" + strings.Repeat("1", 64)
+	f := newFixture(t, fixtureOpts{protocol: "2025-11-25", opts: func(o *Options) { o.Pin, o.Lock = PinEnforce, changed }})
+	if slices.Contains(f.toolNames(t), "mcp__up__echo") {
+		t.Fatal("a changed tool is listed")
+	}
+	// A person re-approves: the new lock is put in force.
+	f.proxy.SetLock(context.Background(), base)
+	if text, isErr, err := f.call(t, "mcp__up__echo", map[string]any{"text": "back"}); err != nil || isErr || text != "back" {
+		t.Errorf("after re-approval: %q %v %v", text, isErr, err)
+	}
+	// The policy is reloaded with a deny of the whole tool: it is hidden.
+	next := newEngine(t, strings.Replace(testPolicy, "deny:\n", "deny:\n  - mcp__up__echo\n", 1))
+	if err := f.proxy.opts.Engine.Reload(next.Config()); err != nil {
+		t.Fatal(err)
+	}
+	f.proxy.Refilter(context.Background())
+	if slices.Contains(f.toolNames(t), "mcp__up__echo") {
+		t.Error("a tool the reloaded policy denies is still listed")
+	}
+	if _, _, err := f.call(t, "mcp__up__echo", map[string]any{"text": "x"}); err == nil || !strings.Contains(err.Error(), "hidden by the policy") {
+		t.Errorf("calling it: %v", err)
+	}
+}

@@ -83,6 +83,7 @@ type Proxy struct {
 	closed atomic.Bool
 
 	mu        sync.Mutex
+	lock      *Lock                 // the pins in force (SetLock)
 	exposed   map[string]*toolEntry // downstream name → tool
 	hidden    map[string]hiddenTool // downstream name → why it is hidden
 	resources map[string]string     // downstream resource key → server name
@@ -135,7 +136,7 @@ func New(opts Options) (*Proxy, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcpgate: %v", err)
 	}
-	p := &Proxy{opts: opts, policy: &policy{e: opts.Engine, cwd: opts.Cwd, home: opts.Home}, state: st,
+	p := &Proxy{opts: opts, lock: opts.Lock, policy: &policy{e: opts.Engine, cwd: opts.Cwd, home: opts.Home}, state: st,
 		byName: map[string]*upstream{}, exposed: map[string]*toolEntry{}, hidden: map[string]hiddenTool{},
 		resources: map[string]string{}, prompts: map[string]string{}, templates: map[string]*upstream{}}
 	for _, s := range opts.Servers {
@@ -227,6 +228,22 @@ func (p *Proxy) Refilter(ctx context.Context) {
 			p.logf("%v", err)
 		}
 	}
+}
+
+// SetLock puts other pins in force (a lock file a person just rewrote
+// with "toolgate mcp lock") and applies them to every server's tools.
+// The lock must not be modified afterwards.
+func (p *Proxy) SetLock(ctx context.Context, l *Lock) {
+	p.mu.Lock()
+	p.lock = l
+	p.mu.Unlock()
+	p.Refilter(ctx)
+}
+
+func (p *Proxy) currentLock() *Lock {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return p.lock
 }
 
 // refreshLater lists a server's offerings again after it said they changed.
@@ -325,7 +342,7 @@ func (p *Proxy) exposeTools(u *upstream, tools []*mcp.Tool) {
 		}
 		ps := pinMatch
 		if p.opts.Pin != PinOff {
-			ps = checkPin(p.opts.Lock, u.spec.Name, t)
+			ps = checkPin(p.currentLock(), u.spec.Name, t)
 		}
 		if ps != pinMatch {
 			why := map[pinState]string{

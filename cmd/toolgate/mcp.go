@@ -59,6 +59,9 @@ user config directory). --pin enforce hides a tool that is unpinned or
 changed since it was pinned, warn only logs it, off does not compare; the
 default is enforce when the lock pins the configured servers, else warn.
 
+SIGHUP reloads the policy and the lock file and filters the tools again; a
+policy that does not load keeps the previous one in force.
+
 Flags:
 `
 
@@ -171,6 +174,30 @@ func (c *cli) mcp(args []string) int {
 		// The others are served; the failed ones are retried.
 		logger.Error(err.Error())
 	}
+	// SIGHUP reloads the policy and the lock file; a policy that does not
+	// load, or a lock that does not parse, keeps the one in force.
+	hup := make(chan os.Signal, 1)
+	signal.Notify(hup, syscall.SIGHUP)
+	defer signal.Stop(hup)
+	go func() {
+		for range hup {
+			if nl, code := c.load(&m.policy, true); code == exitOK {
+				if err := opts.Engine.Reload(nl.cfg); err != nil {
+					logger.Error(fmt.Sprintf("reload: %v; the previous policy stays in force", err))
+				} else {
+					logger.Info("policy reloaded")
+				}
+			} else {
+				logger.Error("reload: the policy did not load; the previous policy stays in force")
+			}
+			if nlock, err := readMCPLock(lockPath); err != nil {
+				logger.Error(fmt.Sprintf("reload: %v; the previous pins stay in force", err))
+			} else {
+				p.SetLock(ctx, nlock)
+				logger.Info("lock file reloaded; tools filtered again")
+			}
+		}
+	}()
 	if m.listen != "" {
 		return c.mcpListen(ctx, p, &m, l.env.ucd, logger)
 	}
