@@ -9,10 +9,10 @@
 //
 //   - a segment without wildcards ("secrets", in "**/secrets/**"): the
 //     whole component;
-//   - a segment with a literal end ("*.pem", "id_*.pub"): the last
-//     up to three characters of the component;
-//   - a segment with a literal start ("secret*", ".env*"): its first up
-//     to three characters.
+//   - a segment with a literal end ("*.pem", "id_*.pub"): that end (up
+//     to 16 characters), which the component must end with;
+//   - a segment with a literal start ("secret*", ".env*"): that start
+//     (up to 16 characters), which the component must begin with.
 //
 // Keys are folded the way deny matching folds, every rune to the smallest
 // member of its Unicode simple-fold orbit, so "ſecret*" is found from
@@ -25,6 +25,7 @@ package pathindex
 
 import (
 	"path"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -32,8 +33,11 @@ import (
 	"github.com/toolgate/toolgate/internal/pathmatch"
 )
 
-// maxAffix is the longest prefix or suffix, in runes, that keys a pattern.
-const maxAffix = 3
+// maxAffix is the longest prefix or suffix, in runes, that keys a pattern:
+// long enough that patterns sharing a common ending (*.x00042.txt) still
+// get keys of their own. A component is looked up once for every key
+// length the index holds.
+const maxAffix = 16
 
 // Index maps path patterns to values of type T. The zero Index is empty and
 // ready to use. Add must not run concurrently with anything else; Visit may
@@ -44,6 +48,7 @@ type Index[T any] struct {
 	pre  [maxAffix + 1]map[string][]T // by rune length: folded first runes
 	suf  [maxAffix + 1]map[string][]T // by rune length: folded last runes
 	rest []T                          // offered for every path
+	lens []int                        // the key lengths pre and suf hold, ascending
 }
 
 // Key is how a pattern is indexed.
@@ -136,8 +141,19 @@ func (ix *Index[T]) Add(spec string, v T) {
 	}
 	if *m == nil {
 		*m = map[string][]T{}
+		if k.Kind != KeyLiteral {
+			ix.addLen(utf8.RuneCountInString(k.Text))
+		}
 	}
 	(*m)[k.Text] = append((*m)[k.Text], v)
+}
+
+// addLen records a key length, keeping ix.lens sorted and unique.
+func (ix *Index[T]) addLen(n int) {
+	i, found := slices.BinarySearch(ix.lens, n)
+	if !found {
+		ix.lens = slices.Insert(ix.lens, i, n)
+	}
 }
 
 // Len reports how many values were added.
@@ -205,15 +221,32 @@ func (ix *Index[T]) component(c string, fn func(T)) {
 	for _, v := range ix.lit[c] {
 		fn(v)
 	}
-	n := utf8.RuneCountInString(c)
-	for k := 1; k <= maxAffix && k <= n; k++ {
+	ascii := true
+	for i := 0; i < len(c); i++ {
+		if c[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	n := len(c)
+	if !ascii {
+		n = utf8.RuneCountInString(c)
+	}
+	for _, k := range ix.lens {
+		if k > n {
+			break
+		}
+		pre, suf := c[:k], c[len(c)-k:]
+		if !ascii {
+			pre, suf = firstRunes(c, k), lastRunes(c, k)
+		}
 		if m := ix.pre[k]; m != nil {
-			for _, v := range m[firstRunes(c, k)] {
+			for _, v := range m[pre] {
 				fn(v)
 			}
 		}
 		if m := ix.suf[k]; m != nil {
-			for _, v := range m[lastRunes(c, k)] {
+			for _, v := range m[suf] {
 				fn(v)
 			}
 		}
