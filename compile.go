@@ -43,9 +43,9 @@ type crule struct {
 
 	// m matches the rule's specifier (match.go); anyMatcher when it has
 	// none.
-	m          matcher
-	firstWord  string // shell: literal first word, for the index ("" if none)
-	secondWord string // shell: the literal word after it, for the index ("" if none)
+	m         matcher
+	firstWord string   // shell: literal first word, for the index ("" if none)
+	words     []string // shell: the literal leading words (words[0] == firstWord), for the index
 }
 
 func (r *crule) reason(kind ReasonKind, part string) Reason {
@@ -68,18 +68,23 @@ type index struct {
 	all      []*crule
 }
 
-// shellRules are the shell rules that share a literal first word. Past
-// shellIndexMin of them they are indexed again by the literal word after
-// it (git log, npm run).
+// shellRules are the shell rules that share their first literal words
+// (depth of them: 1 under ix.shellBy). Past shellIndexMin of them they are
+// indexed again by the literal word that follows (git log, npm run test),
+// so that many rules under one command do not make every call of it slow.
 type shellRules struct {
-	all  []*crule            // every rule, for a command whose second word may be anything
-	by   map[string][]*crule // past shellIndexMin: rules by their literal second word
-	rest []*crule            // past shellIndexMin: rules without one
+	depth int
+	all   []*crule               // every rule here
+	rest  []*crule               // past shellIndexMin: rules with no literal word at depth
+	by    map[string]*shellRules // past shellIndexMin: the others, by that word
 }
 
-// shellIndexMin is the number of rules under one first word below which
+// shellIndexMin is the number of rules sharing leading words below which
 // trying them all is cheaper than indexing them again.
 const shellIndexMin = 8
+
+// maxLeadingWords is how many leading words of a shell rule are indexed.
+const maxLeadingWords = 4
 
 func (s *shellRules) add(r *crule) {
 	s.all = append(s.all, r)
@@ -95,22 +100,41 @@ func (s *shellRules) add(r *crule) {
 }
 
 func (s *shellRules) index(r *crule) {
-	if r.secondWord == "" {
+	if len(r.words) <= s.depth {
 		s.rest = append(s.rest, r)
 		return
 	}
+	w := r.words[s.depth]
 	if s.by == nil {
-		s.by = map[string][]*crule{}
+		s.by = map[string]*shellRules{}
 	}
-	s.by[r.secondWord] = append(s.by[r.secondWord], r)
+	child := s.by[w]
+	if child == nil {
+		child = &shellRules{depth: s.depth + 1}
+		s.by[w] = child
+	}
+	child.add(r)
 }
 
-// visit calls fn for the rules that a command with the given second word
-// could match: those without a second word and those with this one; all of
-// them when the command's second word is unknown or the rules are few.
-func (s *shellRules) visit(second string, anySecond bool, fn func(r *crule)) {
-	if anySecond || len(s.all) < shellIndexMin {
+// visit calls fn for the rules that a command with key k could match:
+// those whose literal words the command has, all of them past a word of the
+// command that is not known.
+func (s *shellRules) visit(k *shellKey, fold bool, fn func(r *crule)) {
+	if len(s.all) < shellIndexMin {
 		for _, r := range s.all {
+			fn(r)
+		}
+		return
+	}
+	if s.depth >= k.n {
+		if k.open {
+			for _, r := range s.all {
+				fn(r)
+			}
+			return
+		}
+		// The command has no more words: only rules that need none.
+		for _, r := range s.rest {
 			fn(r)
 		}
 		return
@@ -118,10 +142,12 @@ func (s *shellRules) visit(second string, anySecond bool, fn func(r *crule)) {
 	for _, r := range s.rest {
 		fn(r)
 	}
-	if second != "" {
-		for _, r := range s.by[second] {
-			fn(r)
-		}
+	w := k.words[s.depth]
+	if fold {
+		w = lowerASCIIFast(w)
+	}
+	if child := s.by[w]; child != nil {
+		child.visit(k, fold, fn)
 	}
 }
 
@@ -136,7 +162,7 @@ func (ix *index) add(r *crule) {
 		if r.firstWord != "" {
 			sr := ix.shellBy[r.firstWord]
 			if sr == nil {
-				sr = &shellRules{}
+				sr = &shellRules{depth: 1}
 				ix.shellBy[r.firstWord] = sr
 			}
 			sr.add(r)
@@ -689,8 +715,10 @@ func (c *Config) compileRule(s RuleSpec, e Effect, l Layer) (*crule, *Diagnostic
 		r.m = shellMatcher{p}
 		r.firstWord = literalFirstWord(spec, fold)
 		if r.firstWord != "" {
-			if lw := p.LeadingWords(fold, 2); len(lw) == 2 && lw[0] == r.firstWord {
-				r.secondWord = lw[1]
+			if lw := p.LeadingWords(fold, maxLeadingWords); len(lw) > 0 && lw[0] == r.firstWord {
+				r.words = lw
+			} else {
+				r.words = []string{r.firstWord}
 			}
 		}
 	case KindRead, KindList, KindSearch, KindEdit:

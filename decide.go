@@ -311,16 +311,20 @@ func (cc *callCtx) eachRuleFor(e Effect, firstWords []shellKey, anyFirst bool, i
 		case k == KindShell:
 			if anyFirst {
 				for _, rules := range ix.shellBy {
-					rules.visit("", true, fn)
+					for _, r := range rules.all {
+						fn(r)
+					}
 				}
 			} else {
-				for _, k := range firstWords {
-					first, second := k.first, k.second
-					if e != EffectAllow {
-						first, second = lowerASCIIFast(first), lowerASCIIFast(second)
+				fold := e != EffectAllow
+				for i := range firstWords {
+					k := &firstWords[i]
+					first := k.words[0]
+					if fold {
+						first = lowerASCIIFast(first)
 					}
 					if rules := ix.shellBy[first]; rules != nil {
-						rules.visit(second, k.anySecond, fn)
+						rules.visit(k, fold, fn)
 					}
 				}
 			}

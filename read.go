@@ -72,12 +72,13 @@ type cmdPaths struct {
 }
 
 // shellKey is what the shell rule index needs of one form of a command:
-// its literal name and the word after it.
+// its leading words that are static ASCII, up to maxLeadingWords.
 type shellKey struct {
-	first, second string
-	// anySecond: the second word is not static ASCII, so it may match any
-	// rule under first.
-	anySecond bool
+	words [maxLeadingWords]string
+	n     int
+	// open: the form goes on past words[:n] with a word that is not
+	// static ASCII, which may match any literal word.
+	open bool
 }
 
 // read reads the call with its kind's reader; buf is backing for its
@@ -555,13 +556,17 @@ func firstWords(cmd *shell.Command, buf []shellKey) ([]shellKey, []shellKey) {
 		if !f[0].Static {
 			return nil, buf[:start]
 		}
-		k := shellKey{first: f[0].Value}
-		if len(f) > 1 {
-			if f[1].Static && isASCII(f[1].Value) {
-				k.second = f[1].Value
-			} else {
-				k.anySecond = true
+		var k shellKey
+		for _, w := range f {
+			if k.n == maxLeadingWords {
+				break
 			}
+			if !w.Static || !isASCII(w.Value) && k.n > 0 {
+				k.open = true
+				break
+			}
+			k.words[k.n] = w.Value
+			k.n++
 		}
 		buf = append(buf, k)
 	}

@@ -83,7 +83,7 @@ func FuzzLeadingWords(f *testing.F) {
 					if !p.Match(form, deny) || !staticASCII(form) {
 						continue
 					}
-					lead := p.LeadingWords(deny, 2)
+					lead := p.LeadingWords(deny, 4)
 					for i, w := range lead {
 						if i >= len(form) {
 							t.Fatalf("pattern %q (deny=%v) matches %v but its leading words are %q", spec, deny, form, lead)
