@@ -54,6 +54,13 @@ func (s *Server) approvalFor(ctx context.Context, id Identity, c Call, d Decisio
 	entry.Digest = digest
 	key := store.Key{Digest: digest, Agent: c.Agent, Session: c.Session, Caller: id.Name}
 	now := s.now()
+	if v, ok := s.asks.Load(key); ok {
+		p := v.(pendingAsk)
+		if now.Before(p.until) && now.Before(p.a.Expires) {
+			entry.Approval = p.a.ID
+			return d, s.refOf(p.a), entry
+		}
+	}
 	approved, a, found, err := s.store.Peek(ctx, key, now)
 	if err != nil {
 		s.log.Error("approval lookup failed", "err", err)
@@ -92,7 +99,45 @@ func (s *Server) approvalFor(ctx context.Context, id Identity, c Call, d Decisio
 		return denyWith(d, kindError, "the ask cannot be recorded for approval: "+err.Error()), nil, entry
 	}
 	entry.Approval = a.ID
-	return d, &approvalRef{ID: a.ID, State: string(a.State), Expires: a.Expires.Format(time.RFC3339), URL: s.approvalURL(a.ID)}, entry
+	s.asks.Store(key, pendingAsk{a: a, until: now.Add(askCacheTTL)})
+	return d, s.refOf(a), entry
+}
+
+// pendingAsk is a pending approval remembered for its key. The memory can
+// only ever answer "still asking", never allow, and it is forgotten on
+// every approval change any replica announces (and after askCacheTTL in
+// any case), so an answered approval is seen as soon as the change
+// notification arrives.
+type pendingAsk struct {
+	a     store.Approval
+	until time.Time
+}
+
+// askCacheTTL bounds how long a pending approval is remembered without a
+// change notification.
+const askCacheTTL = 2 * time.Second
+
+// forgetAsks drops every remembered pending approval.
+func (s *Server) forgetAsks() { s.asks.Clear() }
+
+// followApprovals forgets remembered asks whenever approvals change on any
+// replica.
+func (s *Server) followApprovals(ctx context.Context) {
+	ch, cancel := s.store.Subscribe(store.TopicApprovals)
+	defer cancel()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ch:
+			s.forgetAsks()
+		}
+	}
+}
+
+// refOf is the reference to a pending approval returned with an ask.
+func (s *Server) refOf(a store.Approval) *approvalRef {
+	return &approvalRef{ID: a.ID, State: string(a.State), Expires: a.Expires.Format(time.RFC3339), URL: s.approvalURL(a.ID)}
 }
 
 // inputText is the call's input as stored in an approval.

@@ -366,6 +366,7 @@ func (s *Server) answer(ctx context.Context, id Identity, apID string, approve b
 	now := s.now()
 	a, err = s.store.Answer(ctx, apID, store.Answer{Approve: approve, Approver: id.Name, Note: note, Now: now,
 		UseBy: now.Add(s.opts.UseWindow)})
+	s.forgetAsks() // this replica sees its own answer at once
 	switch {
 	case errors.Is(err, store.ErrNotPending), errors.Is(err, store.ErrExpired):
 		return a, http.StatusConflict, err

@@ -74,6 +74,7 @@ type Server struct {
 	policyErr atomic.Pointer[string] // the last reload's error, nil when it worked
 	rulesErr  atomic.Pointer[string]
 	tokens    atomic.Pointer[tokenSet]
+	asks      sync.Map             // store.Key → pendingAsk
 	stamps    map[string]fileStamp // guarded by swapMu
 
 	logq    chan store.Entry
@@ -148,6 +149,7 @@ func (s *Server) Run(ctx context.Context) {
 	var wg sync.WaitGroup
 	wg.Go(func() { s.watch(ctx) })
 	wg.Go(func() { s.followRules(ctx) })
+	wg.Go(func() { s.followApprovals(ctx) })
 	wg.Go(func() { s.sweep(ctx) })
 	wg.Go(func() { s.deliverWebhooks(ctx) })
 	wg.Wait()
