@@ -82,13 +82,15 @@ type Proxy struct {
 	cancel context.CancelFunc
 	closed atomic.Bool
 
-	mu        sync.Mutex
-	lock      *Lock                 // the pins in force (SetLock)
-	exposed   map[string]*toolEntry // downstream name → tool
-	hidden    map[string]hiddenTool // downstream name → why it is hidden
-	resources map[string]string     // downstream resource key → server name
-	prompts   map[string]string     // downstream prompt name → server name
-	templates map[string]*upstream  // URI template → server
+	mu           sync.Mutex
+	lock         *Lock                 // the pins in force (SetLock)
+	exposed      map[string]*toolEntry // downstream name → tool
+	hidden       map[string]hiddenTool // downstream name → why it is hidden
+	resources    map[string]string     // downstream resource key → server name
+	prompts      map[string]string     // downstream prompt name → server name
+	promptDefs   map[string]string     // downstream prompt name → its definition, as JSON
+	resourceDefs map[string]string     // resource URI (or "template " + URI template) → its definition
+	templates    map[string]*upstream  // URI template → server
 }
 
 // hiddenTool is a tool the proxy does not offer, and why.
@@ -138,7 +140,7 @@ func New(opts Options) (*Proxy, error) {
 	}
 	p := &Proxy{opts: opts, lock: opts.Lock, policy: &policy{e: opts.Engine, cwd: opts.Cwd, home: opts.Home}, state: st,
 		byName: map[string]*upstream{}, exposed: map[string]*toolEntry{}, hidden: map[string]hiddenTool{},
-		resources: map[string]string{}, prompts: map[string]string{}, templates: map[string]*upstream{}}
+		resources: map[string]string{}, prompts: map[string]string{}, promptDefs: map[string]string{}, resourceDefs: map[string]string{}, templates: map[string]*upstream{}}
 	for _, s := range opts.Servers {
 		if err := ValidServerName(s.Name); err != nil {
 			return nil, fmt.Errorf("mcpgate: %v", err)
@@ -566,8 +568,9 @@ func (p *Proxy) forward(ctx context.Context, req *mcp.CallToolRequest, e *toolEn
 	switch {
 	case err != nil && cctx.Err() == context.DeadlineExceeded && ctx.Err() == nil:
 		return denied(fmt.Sprintf("the mcp server %q did not answer within %s", e.up.spec.Name, e.up.timeout()))
-	case errors.Is(err, mcp.ErrConnectionClosed):
-		return denied(fmt.Sprintf("the mcp server %q stopped during the call (it is being restarted): %v", e.up.spec.Name, err))
+	case errors.Is(err, mcp.ErrConnectionClosed) || errors.Is(err, io.EOF):
+		p.logf("mcp server %q: %s: %v", e.up.spec.Name, e.tool.Name, err)
+		return denied(fmt.Sprintf("the mcp server %q stopped during the call; it is being restarted", e.up.spec.Name))
 	case err != nil:
 		return denied(fmt.Sprintf("the mcp server %q failed: %v", e.up.spec.Name, err))
 	case res == nil:
@@ -710,22 +713,36 @@ func (p *Proxy) exposePrompts(u *upstream, prompts []*mcp.Prompt) {
 	if p.opts.KeepNames {
 		prefix = ""
 	}
+	next := map[string]string{} // downstream name → definition
+	for _, pr := range prompts {
+		def, _ := json.Marshal(pr)
+		next[prefix+pr.Name] = string(def)
+	}
 	p.mu.Lock()
 	var remove []string
 	for name, srv := range p.prompts {
 		if srv == u.spec.Name {
-			remove = append(remove, name)
-			delete(p.prompts, name)
+			if _, ok := next[name]; !ok {
+				remove = append(remove, name)
+				delete(p.prompts, name)
+				delete(p.promptDefs, name)
+			}
 		}
 	}
+	var add []*mcp.Prompt
 	for _, pr := range prompts {
-		p.prompts[prefix+pr.Name] = u.spec.Name
+		name := prefix + pr.Name
+		if p.promptDefs[name] != next[name] {
+			add = append(add, pr)
+		}
+		p.prompts[name] = u.spec.Name
+		p.promptDefs[name] = next[name]
 	}
 	p.mu.Unlock()
 	if len(remove) > 0 {
 		p.server.RemovePrompts(remove...)
 	}
-	for _, pr := range prompts {
+	for _, pr := range add {
 		orig := pr.Name
 		cp := *pr
 		cp.Name = prefix + orig
@@ -755,39 +772,58 @@ func (p *Proxy) exposePrompts(u *upstream, prompts []*mcp.Prompt) {
 // exposeResources replaces the server's resources and templates. A URI
 // that another server already offers stays with that server.
 func (p *Proxy) exposeResources(u *upstream, res []*mcp.Resource, tmpls []*mcp.ResourceTemplate) {
+	defOf := func(v any) string { b, _ := json.Marshal(v); return string(b) }
+	nextR := map[string]*mcp.Resource{}
+	for _, r := range res {
+		if pu, err := url.Parse(r.URI); err == nil && pu.Scheme != "" {
+			nextR[r.URI] = r
+		}
+	}
+	nextT := map[string]*mcp.ResourceTemplate{}
+	for _, t := range tmpls {
+		nextT[t.URITemplate] = t
+	}
 	p.mu.Lock()
 	var remove, removeT []string
 	for uri, srv := range p.resources {
-		if srv == u.spec.Name {
+		if srv == u.spec.Name && nextR[uri] == nil {
 			remove = append(remove, uri)
 			delete(p.resources, uri)
+			delete(p.resourceDefs, uri)
 		}
 	}
 	for t, up := range p.templates {
-		if up == u {
+		if up == u && nextT[t] == nil {
 			removeT = append(removeT, t)
 			delete(p.templates, t)
+			delete(p.resourceDefs, "template "+t)
 		}
 	}
 	var addR []*mcp.Resource
 	for _, r := range res {
-		if other, ok := p.resources[r.URI]; ok {
+		if nextR[r.URI] != r {
+			continue
+		}
+		if other, ok := p.resources[r.URI]; ok && other != u.spec.Name {
 			p.opts.Logger.Warn(fmt.Sprintf("mcp server %q: resource %s is already offered by %q", u.spec.Name, r.URI, other))
 			continue
 		}
-		if pu, err := url.Parse(r.URI); err != nil || pu.Scheme == "" {
-			continue
+		if d := defOf(r); p.resourceDefs[r.URI] != d {
+			p.resourceDefs[r.URI] = d
+			addR = append(addR, r)
 		}
 		p.resources[r.URI] = u.spec.Name
-		addR = append(addR, r)
 	}
 	var addT []*mcp.ResourceTemplate
 	for _, t := range tmpls {
-		if _, ok := p.templates[t.URITemplate]; ok {
+		if other, ok := p.templates[t.URITemplate]; ok && other != u {
 			continue
 		}
+		if d := defOf(t); p.resourceDefs["template "+t.URITemplate] != d {
+			p.resourceDefs["template "+t.URITemplate] = d
+			addT = append(addT, t)
+		}
 		p.templates[t.URITemplate] = u
-		addT = append(addT, t)
 	}
 	p.mu.Unlock()
 	if len(remove) > 0 {

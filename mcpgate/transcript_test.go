@@ -23,12 +23,17 @@ var update = flag.Bool("update", false, "rewrite the golden sections of testdata
 // of the test upstream, over in-memory transports. Each archive holds:
 //
 //   - policy.yaml (optional): the policy; the default is testPolicy;
+//   - options (optional): JSON {"pin": "enforce", "tamper": [TOOL...]}: pin
+//     every upstream tool as it is, except the tampered ones, whose pins
+//     are wrong (as after a rug pull);
 //   - client: the messages the client sends, one JSON-RPC message a line.
 //     After a request, the proxy's messages up to its response are read.
 //     "# elicit: JSON" sets the client's answer to the proxy's
 //     elicitation requests (default: none is expected); "# state" makes the
 //     next line's "$STATE" the last requestState the proxy sent; other "#"
-//     lines are comments;
+//     "# add-tool NAME" adds a tool to the upstream; "# await METHOD" reads
+//     the proxy's messages up to a notification of METHOD; other "#" lines
+//     are comments;
 //   - server (golden): every message the proxy sent, keys sorted, request
 //     states replaced by "<state>";
 //   - upstream (golden): the calls the upstream ran.
@@ -58,7 +63,8 @@ func TestTranscripts(t *testing.T) {
 				policy = testPolicy
 			}
 			client, _ := section("client")
-			server, upstream := runTranscript(t, policy, client)
+			optText, _ := section("options")
+			server, upstream := runTranscript(t, policy, client, optText)
 			if *update {
 				set := func(name, data string) {
 					for i := range ar.Files {
@@ -88,13 +94,33 @@ func TestTranscripts(t *testing.T) {
 
 // runTranscript plays the client's lines and returns the proxy's messages
 // and the upstream's calls, normalized.
-func runTranscript(t *testing.T, policy, client string) (string, string) {
+func runTranscript(t *testing.T, policy, client, optText string) (string, string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	up := newTestUpstream()
-	p, err := New(Options{Engine: newEngine(t, policy), Servers: []ServerSpec{{Name: "up", Command: []string{"unused"}}},
-		Connect: up.connect, Pin: PinOff, Cwd: "/work", AskTimeout: 5 * time.Second, StateKey: []byte("transcript key, not a secret")})
+	opts := Options{Engine: newEngine(t, policy), Servers: []ServerSpec{{Name: "up", Command: []string{"unused"}}},
+		Connect: up.connect, Pin: PinOff, Cwd: "/work", AskTimeout: 5 * time.Second, CallTimeout: 5 * time.Second,
+		StateKey: []byte("transcript key, not a secret")}
+	if optText != "" {
+		var o struct {
+			Pin    string   `json:"pin"`
+			Tamper []string `json:"tamper"`
+		}
+		if err := json.Unmarshal([]byte(optText), &o); err != nil {
+			t.Fatalf("options: %v", err)
+		}
+		pin, err := ParsePinMode(o.Pin)
+		if err != nil {
+			t.Fatal(err)
+		}
+		opts.Pin = pin
+		opts.Lock = lockOf(t)
+		for _, name := range o.Tamper {
+			opts.Lock.Servers["up"][name] = "sha256:" + strings.Repeat("0", 64)
+		}
+	}
+	p, err := New(opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -143,6 +169,33 @@ func runTranscript(t *testing.T, policy, client string) (string, string) {
 			continue
 		case line == "# state":
 			useState = true
+			continue
+		case strings.HasPrefix(line, "# add-tool "):
+			name := strings.TrimSpace(strings.TrimPrefix(line, "# add-tool "))
+			up.server.AddTool(&mcp.Tool{Name: name, Description: "added later", InputSchema: objSchema(nil)},
+				func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+					return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: name + " ran"}}}, nil
+				})
+			continue
+		case strings.HasPrefix(line, "# await "):
+			method := strings.TrimSpace(strings.TrimPrefix(line, "# await "))
+			for {
+				var m map[string]any
+				select {
+				case mm, ok := <-msgs:
+					if !ok {
+						t.Fatalf("the connection closed while awaiting %s", method)
+					}
+					m = mm
+				case <-ctx.Done():
+					t.Fatalf("no %s", method)
+				}
+				got, _ := m["method"].(string)
+				out.WriteString(normalize(m) + "\n")
+				if got == method {
+					break
+				}
+			}
 			continue
 		case strings.HasPrefix(line, "#"):
 			continue
