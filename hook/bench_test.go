@@ -30,7 +30,7 @@ func BenchmarkRun(b *testing.B) {
 			for b.Loop() {
 				r.Seek(0, io.SeekStart)
 				out.Reset()
-				if exit := Run(context.Background(), c, r, &out, io.Discard, decide, Options{}); exit != 0 {
+				if exit := Run(context.Background(), c, r, &out, io.Discard, decide, nil); exit != 0 {
 					b.Fatal(exit)
 				}
 			}

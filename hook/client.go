@@ -110,8 +110,8 @@ func (o Options) askPolicy(c Client) AskPolicy {
 // only in default, acceptEdits and plan modes. A payload without a
 // permission_mode is treated as one that cannot ask. Codex ignores an ask
 // and runs the call; a headless Gemini CLI hangs on one.
-func CanAsk(c Client, m Meta, opts Options) (bool, string) {
-	if opts.askPolicy(c) != AskAsk {
+func CanAsk(c Client, m Meta, opts *Options) (bool, string) {
+	if opts.value().askPolicy(c) != AskAsk {
 		switch c {
 		case Codex:
 			return false, "Codex ignores a hook's \"ask\" and would run the call"
@@ -143,7 +143,8 @@ func CanAsk(c Client, m Meta, opts Options) (bool, string) {
 	return true, ""
 }
 
-// Options configure [Run] and [Encode]. The zero value means defaults.
+// Options configure [Run], [Encode] and [CanAsk]. A nil *Options, like the
+// zero value, means defaults.
 type Options struct {
 	// AskPolicy says what an ask becomes; zero means the client's default.
 	// [AskAsk] is ignored for Codex, which cannot ask.
@@ -155,6 +156,14 @@ type Options struct {
 	// decided and the decision (after the ask policy, before encoding). A
 	// panic in it is answered with the blocking form.
 	Audit func(call toolgate.Call, d toolgate.Decision)
+}
+
+// value returns the options o points to, or the defaults for nil.
+func (o *Options) value() Options {
+	if o == nil {
+		return Options{}
+	}
+	return *o
 }
 
 // Meta is what [Decode] keeps from a payload besides the call: what

@@ -28,7 +28,7 @@ func TestCanAsk(t *testing.T) {
 		{Cursor, "", cursorShell, "", true},
 		{Cursor, "", cursorRead, "", false},
 	} {
-		got, why := CanAsk(tt.c, Meta{Client: tt.c, Event: tt.event, PermissionMode: tt.mode}, Options{AskPolicy: tt.policy})
+		got, why := CanAsk(tt.c, Meta{Client: tt.c, Event: tt.event, PermissionMode: tt.mode}, &Options{AskPolicy: tt.policy})
 		if got != tt.want || (!got && why == "") {
 			t.Errorf("CanAsk(%s, mode %q, policy %q) = %v %q, want %v (and a reason when false)", tt.c, tt.mode, tt.policy, got, why, tt.want)
 		}

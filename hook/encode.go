@@ -49,7 +49,7 @@ import (
 // {"permission":"allow|deny"} (it cannot ask; an ask is a deny, and the
 // reason is written to stderr). Cursor's gating events cannot rewrite an
 // input, so a modify is a deny.
-func Encode(c Client, d toolgate.Decision, m Meta, opts Options) (stdout []byte, stderr string, exit int) {
+func Encode(c Client, d toolgate.Decision, m Meta, opts *Options) (stdout []byte, stderr string, exit int) {
 	out := d.Outcome.Effective()
 	reason := Explain(d)
 	canAsk, why := CanAsk(c, m, opts)

@@ -20,7 +20,7 @@ func ExampleRun() {
 			File: "/p/.toolgate/policy.yaml", Line: 4, Column: 5, Part: "rm -rf build",
 		}}}, nil
 	}
-	exit := hook.Run(context.Background(), hook.Claude, strings.NewReader(payload), os.Stdout, os.Stderr, decide, hook.Options{})
+	exit := hook.Run(context.Background(), hook.Claude, strings.NewReader(payload), os.Stdout, os.Stderr, decide, nil)
 	fmt.Println("exit", exit)
 	// Output:
 	// {"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"toolgate: denied: deny rule \"Bash(rm -rf:*)\" in project /p/.toolgate/policy.yaml:4:5 matched \"rm -rf build\""}}

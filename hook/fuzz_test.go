@@ -35,7 +35,7 @@ func fuzzDecode(f *testing.F, c Client) {
 			t.Fatalf("no error, but an unusable call %+v (meta %+v)", call, m)
 		}
 		for _, o := range []toolgate.Outcome{toolgate.Invalid, toolgate.Allow, toolgate.Ask, toolgate.Deny, toolgate.Modify} {
-			out, _, exit := Encode(c, toolgate.Decision{Outcome: o, Input: call.Input}, m, Options{AskPolicy: AskAsk})
+			out, _, exit := Encode(c, toolgate.Decision{Outcome: o, Input: call.Input}, m, &Options{AskPolicy: AskAsk})
 			if exit != 0 || !json.Valid(out) {
 				t.Fatalf("outcome %v: exit %d, %q", o, exit, out)
 			}

@@ -132,7 +132,7 @@ func runGolden(t *testing.T, c Client, file string) {
 		return want, nil
 	}
 	var stdout, stderr bytes.Buffer
-	exit := Run(context.Background(), c, bytes.NewReader(payload), &stdout, &stderr, decide, opts)
+	exit := Run(context.Background(), c, bytes.NewReader(payload), &stdout, &stderr, decide, &opts)
 
 	// Invariants of every answer.
 	if exit == 0 {

@@ -29,8 +29,8 @@ import (
 // When ctx can end, decide runs on its own goroutine and Run returns when
 // ctx ends even if decide does not; that goroutine is then abandoned (the
 // hook process is about to exit).
-func Run(ctx context.Context, c Client, stdin io.Reader, stdout, stderr io.Writer, decide func(toolgate.Call) (toolgate.Decision, error), opts Options) (exit int) {
-	out, errText, exit := run(ctx, c, stdin, decide, opts)
+func Run(ctx context.Context, c Client, stdin io.Reader, stdout, stderr io.Writer, decide func(toolgate.Call) (toolgate.Decision, error), opts *Options) (exit int) {
+	out, errText, exit := run(ctx, c, stdin, decide, opts.value())
 	if errText != "" {
 		if !strings.HasSuffix(errText, "\n") {
 			errText += "\n"
@@ -75,7 +75,7 @@ func run(ctx context.Context, c Client, stdin io.Reader, decide func(toolgate.Ca
 	if opts.Home != "" {
 		call.Home = opts.Home
 	}
-	if ok, _ := CanAsk(c, meta, opts); !ok {
+	if ok, _ := CanAsk(c, meta, &opts); !ok {
 		call.NonInteractive = true
 	}
 	d, err := decideCtx(ctx, decide, call)
@@ -85,7 +85,7 @@ func run(ctx context.Context, c Client, stdin io.Reader, decide func(toolgate.Ca
 	if opts.Audit != nil {
 		opts.Audit(call, d)
 	}
-	return Encode(c, d, meta, opts)
+	return Encode(c, d, meta, &opts)
 }
 
 // readPayload reads stdin up to MaxPayload bytes; more is an error.

@@ -76,7 +76,7 @@ func TestFailClosed(t *testing.T) {
 				stdin = errReader{}
 			}
 			var stdout, stderr bytes.Buffer
-			exit := Run(ctx, c, stdin, &stdout, &stderr, tt.decide, tt.opts)
+			exit := Run(ctx, c, stdin, &stdout, &stderr, tt.decide, &tt.opts)
 			if exit != 2 || stdout.Len() != 0 || !strings.Contains(stderr.String(), tt.want) || !strings.Contains(stderr.String(), "blocked") {
 				t.Errorf("exit %d, stdout %q, stderr %q; want exit 2, no stdout, stderr with %q", exit, stdout.String(), stderr.String(), tt.want)
 			}
@@ -93,7 +93,7 @@ func withTimeout(d time.Duration) context.Context {
 
 func TestStdoutWriteError(t *testing.T) {
 	var stderr bytes.Buffer
-	if exit := Run(context.Background(), Claude, strings.NewReader(claudeBash), errWriter{}, &stderr, allow, Options{}); exit != 2 {
+	if exit := Run(context.Background(), Claude, strings.NewReader(claudeBash), errWriter{}, &stderr, allow, nil); exit != 2 {
 		t.Errorf("exit %d, want 2", exit)
 	}
 	if !strings.Contains(stderr.String(), "cannot write") {
@@ -121,7 +121,7 @@ func TestNonInteractive(t *testing.T) {
 		var got toolgate.Call
 		decide := func(c toolgate.Call) (toolgate.Decision, error) { got = c; return allow(c) }
 		var stdout, stderr bytes.Buffer
-		if exit := Run(context.Background(), tt.c, strings.NewReader(payload), &stdout, &stderr, decide, Options{AskPolicy: tt.p}); exit != 0 {
+		if exit := Run(context.Background(), tt.c, strings.NewReader(payload), &stdout, &stderr, decide, &Options{AskPolicy: tt.p}); exit != 0 {
 			t.Fatalf("%s: exit %d: %s", tt.c, exit, stderr.String())
 		}
 		if got.NonInteractive != tt.want {
@@ -141,13 +141,13 @@ func TestEncodeNeverPermissiveOnInvalid(t *testing.T) {
 	}
 	for _, c := range Clients {
 		for _, o := range []toolgate.Outcome{toolgate.Invalid, toolgate.Outcome(99), toolgate.Deny} {
-			out, _, exit := Encode(c, toolgate.Decision{Outcome: o}, metas[c], Options{})
+			out, _, exit := Encode(c, toolgate.Decision{Outcome: o}, metas[c], nil)
 			if exit != 0 || !bytes.Contains(out, []byte(`deny`)) || bytes.Contains(out, []byte(`allow`)) {
 				t.Errorf("%s, outcome %d: %s (exit %d)", c, o, out, exit)
 			}
 		}
 	}
-	if _, _, exit := Encode("nope", toolgate.Decision{Outcome: toolgate.Allow}, Meta{}, Options{}); exit != 2 {
+	if _, _, exit := Encode("nope", toolgate.Decision{Outcome: toolgate.Allow}, Meta{}, nil); exit != 2 {
 		t.Errorf("unknown client: exit %d, want 2", exit)
 	}
 }

@@ -157,7 +157,7 @@ func hookMain(args []string, stdin io.Reader, stdout, stderr io.Writer, build fu
 		ctx, cancel = context.WithTimeout(ctx, *timeout)
 		defer cancel()
 	}
-	return hook.Run(ctx, c, stdin, stdout, stderr, decide, opts)
+	return hook.Run(ctx, c, stdin, stdout, stderr, decide, &opts)
 }
 
 func hookInstallMain(verb string, args []string, stdout, stderr io.Writer) int {
