@@ -63,6 +63,7 @@ type index struct {
 	shellBy  map[string]*shellRules // kind-name shell rules by literal first word
 	shellAny []*crule               // kind-name shell rules without a literal first word
 	byServer map[string][]*crule    // server-scoped MCP rules
+	domains  map[string][]*crule    // kind-name fetch rules domain:HOST by the host's literal end (Domain.IndexKey)
 	paths    [numKinds]pathRules    // kind-name path-pattern rules (pathindex.go)
 	globs    []*crule               // tool-name globs
 	all      []*crule
@@ -171,6 +172,12 @@ func (ix *index) add(r *crule) {
 		}
 	case r.isKind && r.pathPattern() != nil:
 		ix.paths[r.kind].Add(r.pathPattern().String(), r)
+	case r.isKind && r.kind == KindFetch && r.domainKey() != "":
+		if ix.domains == nil {
+			ix.domains = map[string][]*crule{}
+		}
+		k := r.domainKey()
+		ix.domains[k] = append(ix.domains[k], r)
 	case r.isKind:
 		ix.byKind[r.kind] = append(ix.byKind[r.kind], r)
 	case r.mcpServer != "":

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgate/toolgate/internal/jsonin"
 	"github.com/toolgate/toolgate/internal/shell"
+	"github.com/toolgate/toolgate/internal/urlmatch"
 )
 
 // callCtx is everything known about one call while it is decided.
@@ -282,6 +283,28 @@ func truncate(s string, n int) string {
 	return s
 }
 
+// eachDomainRule calls fn for the domain:HOST rules that could match a host
+// the call's URL is read as: those keyed by one of its label suffixes, all
+// of them when the URL gave no host.
+func (cc *callCtx) eachDomainRule(ix *index, fn func(r *crule)) {
+	hosts := cc.url.t.Hosts
+	if len(hosts) == 0 {
+		for _, rs := range ix.domains {
+			for _, r := range rs {
+				fn(r)
+			}
+		}
+		return
+	}
+	for _, h := range hosts {
+		urlmatch.HostSuffixes(h, func(s string) {
+			for _, r := range ix.domains[s] {
+				fn(r)
+			}
+		})
+	}
+}
+
 // eachRule calls fn for every rule of effect e that names this call's tool.
 // firstWords narrows kind-name shell rules to those whose command pattern
 // starts with one of them; nil means all of them.
@@ -335,6 +358,9 @@ func (cc *callCtx) eachRuleFor(e Effect, firstWords []shellKey, anyFirst bool, i
 		default:
 			for _, r := range ix.byKind[k] {
 				fn(r)
+			}
+			if k == KindFetch && len(ix.domains) > 0 {
+				cc.eachDomainRule(ix, fn)
 			}
 		}
 		if len(ix.byServer) > 0 {

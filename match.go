@@ -89,6 +89,14 @@ func (r *crule) pathPattern() *pathmatch.Pattern {
 	return nil
 }
 
+// domainKey is the index key of a domain:HOST rule, "" for any other.
+func (r *crule) domainKey() string {
+	if m, ok := r.m.(domainMatcher); ok {
+		return m.d.IndexKey()
+	}
+	return ""
+}
+
 // anyMatcher is the matcher of a rule without a specifier. Allow still
 // needs what it approves to be fully known: a command that only an exact
 // rule may approve, a path whose symlinks could not be read and a URL that

@@ -51,3 +51,38 @@ func TestPathIndexFindsUnkeyedShapes(t *testing.T) {
 		}
 	}
 }
+
+// TestDomainIndex checks, through the engine, that domain:HOST rules are
+// found by the host's label suffixes among many others, in every reading.
+func TestDomainIndex(t *testing.T) {
+	var allow []string
+	for i := range 500 {
+		allow = append(allow, fmt.Sprintf("WebFetch(domain:*.site%d.example)", i), fmt.Sprintf("WebFetch(domain:api%d.example.org)", i))
+	}
+	c, err := Compile([]Layer{{Source: SourceProject, File: "p.yaml",
+		Allow: specs(allow...),
+		Deny:  specs("WebFetch(domain:*.evil.example)", "WebFetch(domain:10.0.0.*)", "WebFetch(domain:bad*.example.net)"),
+	}}, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		url  string
+		want Outcome
+	}{
+		{"https://docs.site7.example/x", Allow},
+		{"https://API12.example.org/v1", Allow},
+		{"https://a.EVIL.example./x", Deny},
+		{"https://evil.example/x", Ask}, // *. needs a label before it
+		{"https://badger.example.net/", Deny},
+		{"http://10.0.0.7/", Deny},
+		{"http://0x0a000007/", Deny},
+		{"https://api12.example.org.evil.example/", Deny},
+		{"https://other.example/", Ask},
+	} {
+		d := c.Decide(Call{Tool: "WebFetch", Input: []byte(`{"url":"` + tc.url + `"}`), Cwd: "/p", Home: "/h"})
+		if d.Outcome != tc.want {
+			t.Errorf("%s = %v (%v), want %v", tc.url, d.Outcome, d.Reasons, tc.want)
+		}
+	}
+}

@@ -1,0 +1,62 @@
+package urlmatch
+
+import (
+	"slices"
+	"testing"
+)
+
+func TestDomainIndexKey(t *testing.T) {
+	for _, tc := range []struct{ pattern, key string }{
+		{"example.com", "example.com"},
+		{"*.example.com", "example.com"},
+		{"api.*.example.com", "example.com"},
+		{"API.Example.COM", "api.example.com"},
+		{"*", ""},
+		{"*.*", ""},
+		{"10.0.0.*", ""},
+		{"10.0.0.1", "10.0.0.1"},
+		{"::1", ""},
+		{"ex*.com", "com"},
+		{"*.com", "com"},
+	} {
+		d, err := CompileDomain(tc.pattern)
+		if err != nil {
+			t.Fatalf("%s: %v", tc.pattern, err)
+		}
+		if got := d.IndexKey(); got != tc.key {
+			t.Errorf("IndexKey(%q) = %q, want %q", tc.pattern, got, tc.key)
+		}
+	}
+}
+
+func TestHostSuffixes(t *testing.T) {
+	var got []string
+	HostSuffixes("API.example.com.", func(s string) { got = append(got, s) })
+	if want := []string{"com", "example.com", "api.example.com"}; !slices.Equal(got, want) {
+		t.Errorf("HostSuffixes = %q, want %q", got, want)
+	}
+}
+
+// FuzzDomainIndex checks the promise an index relies on: whenever a domain
+// pattern matches a host, the host has the pattern's key among its label
+// suffixes.
+func FuzzDomainIndex(f *testing.F) {
+	for _, s := range [][2]string{{"*.example.com", "a.b.EXAMPLE.com."}, {"api.*.example.com", "api.x.example.com"}, {"10.0.0.1", "10.0.0.1"}, {"ex*.com", "exa.com"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, pattern, host string) {
+		d, err := CompileDomain(pattern)
+		if err != nil || !d.Match(host) {
+			return
+		}
+		key := d.IndexKey()
+		if key == "" {
+			return
+		}
+		found := false
+		HostSuffixes(host, func(s string) { found = found || s == key })
+		if !found {
+			t.Fatalf("domain pattern %q matches %q but its key %q is not a label suffix of it", pattern, host, key)
+		}
+	})
+}
