@@ -78,8 +78,9 @@ func needMCP(t *testing.T) mcpEnv {
 			skip(t, "%s is not installed in %s=%s (%v): run `bash .ci/mcp-install %s`", b, envMCPDir, dir, err, dir)
 		}
 	}
+	var err error
 	if hookBin != "" || hookBinErr != nil {
-		e.tg, mcpToolgateErr = hookBin, hookBinErr
+		e.tg, err = hookBin, hookBinErr
 	} else {
 		mcpToolgateOnce.Do(func() {
 			d, err := os.MkdirTemp("", "toolgate-mcp-bin-")
@@ -89,10 +90,10 @@ func needMCP(t *testing.T) mcpEnv {
 			}
 			mcpToolgate, mcpToolgateErr = buildHook(d)
 		})
-		e.tg = mcpToolgate
+		e.tg, err = mcpToolgate, mcpToolgateErr
 	}
-	if mcpToolgateErr != nil {
-		t.Fatalf("cannot build toolgate: %v", mcpToolgateErr)
+	if err != nil {
+		t.Fatalf("cannot build toolgate: %v", err)
 	}
 	return e
 }
