@@ -2,6 +2,7 @@ package toolgate
 
 import (
 	"fmt"
+	"sort"
 	"strings"
 )
 
@@ -124,14 +125,58 @@ func aliasOf(name string, fold bool) (string, bool) {
 		return c, true
 	}
 	if fold {
-		for a, c := range claudeAliases {
-			if strings.EqualFold(a, name) {
-				return c, true
+		if c, ok := claudeAliasesFolded[lowerASCIIFast(name)]; ok {
+			return c, true
+		}
+		for i := 0; i < len(name); i++ {
+			if name[i] >= 0x80 {
+				// Unicode folding (ſ is s) is wider than lower-casing.
+				for a, c := range claudeAliases {
+					if strings.EqualFold(a, name) {
+						return c, true
+					}
+				}
+				break
 			}
 		}
 	}
 	return "", false
 }
+
+// aliasesFor returns, sorted, the aliases that stand for tool (compared
+// ignoring case).
+func aliasesFor(tool string) []string {
+	for i := 0; i < len(tool); i++ {
+		if tool[i] >= 0x80 {
+			var names []string
+			for a, c := range claudeAliases {
+				if strings.EqualFold(c, tool) {
+					names = append(names, a)
+				}
+			}
+			sort.Strings(names)
+			return names
+		}
+	}
+	return aliasesOf[lowerASCIIFast(tool)]
+}
+
+// claudeAliasesFolded is claudeAliases by lower-cased alias (tool names are
+// ASCII), and aliasesOf lists, by lower-cased tool, the aliases that stand
+// for it, sorted: compiling a rule looks them up instead of walking the map.
+var claudeAliasesFolded, aliasesOf = func() (map[string]string, map[string][]string) {
+	folded := make(map[string]string, len(claudeAliases))
+	of := map[string][]string{}
+	for a, c := range claudeAliases {
+		folded[strings.ToLower(a)] = c
+		k := strings.ToLower(c)
+		of[k] = append(of[k], a)
+	}
+	for _, as := range of {
+		sort.Strings(as)
+	}
+	return folded, of
+}()
 
 // ToolAliases returns Claude Code's tool-name aliases: each alias and the
 // tool it stands for ("Task" → "Agent", "KillShell" → "TaskStop").

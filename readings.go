@@ -3,7 +3,6 @@ package toolgate
 import (
 	"fmt"
 	"path"
-	"sort"
 	"strings"
 
 	"github.com/toolgate/toolgate/internal/pathmatch"
@@ -263,15 +262,10 @@ func (c *Config) planReadings(pr rule.Rule, e Effect) (p readingPlanNotes) {
 		canon = tool
 	}
 	if fold {
-		names := make([]string, 0, len(claudeAliases))
-		for a, c := range claudeAliases {
-			if strings.EqualFold(c, canon) && !strings.EqualFold(a, tool) {
-				names = append(names, a)
+		for _, a := range aliasesFor(canon) {
+			if !strings.EqualFold(a, tool) {
+				p.extra = append(p.extra, mk(a, pr.Specifier))
 			}
-		}
-		sort.Strings(names)
-		for _, a := range names {
-			p.extra = append(p.extra, mk(a, pr.Specifier))
 		}
 	}
 	if !pr.HasSpecifier() {
