@@ -47,7 +47,7 @@ type crule struct {
 	// none.
 	m         matcher
 	firstWord string   // shell: literal first word, for the index ("" if none)
-	words     []string // shell: the literal leading words (words[0] == firstWord), for the index
+	words     []string // shell: the literal leading words (words[0] == firstWord), read by the index when it needs them
 }
 
 func (r *crule) reason(kind ReasonKind, part string) Reason {
@@ -103,6 +103,15 @@ func (s *shellRules) add(r *crule) {
 }
 
 func (s *shellRules) index(r *crule) {
+	if r.words == nil {
+		// Read once, when a node first needs them.
+		r.words = []string{r.firstWord}
+		if m, ok := r.m.(shellMatcher); ok {
+			if lw := m.p.LeadingWords(r.fold, maxLeadingWords); len(lw) > 0 && lw[0] == r.firstWord {
+				r.words = lw
+			}
+		}
+	}
 	if len(r.words) <= s.depth {
 		s.rest = append(s.rest, r)
 		return
@@ -741,13 +750,7 @@ func (c *Config) compileRule(s RuleSpec, e Effect, l Layer) (*crule, *Diagnostic
 		}
 		r.m = shellMatcher{p}
 		r.firstWord = literalFirstWord(spec, fold)
-		if r.firstWord != "" {
-			if lw := p.LeadingWords(fold, maxLeadingWords); len(lw) > 0 && lw[0] == r.firstWord {
-				r.words = lw
-			} else {
-				r.words = []string{r.firstWord}
-			}
-		}
+
 	case KindRead, KindList, KindSearch, KindEdit:
 		mode := pathmatch.ForAllow
 		if fold {
