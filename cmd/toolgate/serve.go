@@ -3,8 +3,6 @@ package main
 import (
 	"context"
 	"crypto/tls"
-	"crypto/x509"
-	"errors"
 	"flag"
 	"fmt"
 	"log/slog"
@@ -159,7 +157,7 @@ func (c *cli) serve(args []string) int {
 	}
 	var tlsCfg *tls.Config
 	if *tlsCert != "" {
-		tlsCfg, err = loadTLS(abs(*tlsCert), abs(*tlsKey), abs(*clientCA))
+		tlsCfg, err = serve.TLSConfig(abs(*tlsCert), abs(*tlsKey), abs(*clientCA))
 		if err != nil {
 			c.errorf("serve: %v", err)
 			return exitUsage
@@ -216,29 +214,6 @@ func openStore(ctx context.Context, db, wd string, logger *slog.Logger) (store.S
 		path = filepath.Join(wd, path)
 	}
 	return store.OpenSQLite(ctx, path)
-}
-
-// loadTLS builds the server's TLS configuration; with a client CA file,
-// every client must present a certificate it signed.
-func loadTLS(cert, key, clientCA string) (*tls.Config, error) {
-	pair, err := tls.LoadX509KeyPair(cert, key)
-	if err != nil {
-		return nil, err
-	}
-	cfg := &tls.Config{Certificates: []tls.Certificate{pair}, MinVersion: tls.VersionTLS12}
-	if clientCA != "" {
-		pem, err := os.ReadFile(clientCA)
-		if err != nil {
-			return nil, err
-		}
-		pool := x509.NewCertPool()
-		if !pool.AppendCertsFromPEM(pem) {
-			return nil, errors.New(clientCA + ": no certificates")
-		}
-		cfg.ClientCAs = pool
-		cfg.ClientAuth = tls.RequireAndVerifyClientCert
-	}
-	return cfg, nil
 }
 
 // serveToken is "toolgate serve token ROLE NAME [--append FILE]".
