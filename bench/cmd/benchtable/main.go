@@ -74,6 +74,7 @@ func parse(r io.Reader) (map[string]*result, error) {
 				name = name[:i]
 			}
 		}
+		name = foldRounds(name)
 		r := res[name]
 		if r == nil {
 			r = &result{name: name, fields: map[string]string{}, values: map[string][]float64{}}
@@ -93,6 +94,19 @@ func parse(r io.Reader) (map[string]*result, error) {
 		}
 	}
 	return res, sc.Err()
+}
+
+// foldRounds drops a round=N element from a name, so that the rounds of
+// one benchmark gather like -count's runs.
+func foldRounds(name string) string {
+	parts := strings.Split(name, "/")
+	kept := parts[:0]
+	for _, p := range parts {
+		if !strings.HasPrefix(p, "round=") {
+			kept = append(kept, p)
+		}
+	}
+	return strings.Join(kept, "/")
 }
 
 // engines are the columns, in order, with their titles.

@@ -7,8 +7,8 @@ import (
 
 const sample = `goos: linux
 BenchmarkDecide/shape=mixed/rules=20/call=BashSimple/engine=toolgate-2   	  100	  4000 ns/op	  900 B/op	  12 allocs/op
-BenchmarkDecide/shape=mixed/rules=20/call=BashSimple/engine=toolgate-2   	  100	  6000 ns/op	  900 B/op	  12 allocs/op
-BenchmarkDecide/shape=mixed/rules=20/call=BashSimple/engine=toolgate-2   	  100	  5000 ns/op	  900 B/op	  12 allocs/op
+BenchmarkDecide/round=2/shape=mixed/rules=20/call=BashSimple/engine=toolgate-2   	  100	  6000 ns/op	  900 B/op	  12 allocs/op
+BenchmarkDecide/round=3/shape=mixed/rules=20/call=BashSimple/engine=toolgate-2   	  100	  5000 ns/op	  900 B/op	  12 allocs/op
 BenchmarkDecide/shape=mixed/rules=20/call=BashSimple/engine=cedar-2      	  100	  2500 ns/op	 1500 B/op	  30 allocs/op
 BenchmarkDecide/shape=mixed/rules=20/call=BashSimple/engine=opa-2        	  100	 50000 ns/op	 8000 B/op	 150 allocs/op
 BenchmarkDecide/shape=mixed/rules=20/call=BashSimple/engine=floor-2      	  100	   500 ns/op	  300 B/op	   8 allocs/op
@@ -31,7 +31,7 @@ func TestRender(t *testing.T) {
 	render(&b, res)
 	out := b.String()
 	for _, want := range []string{
-		// median of 4000, 6000, 5000; cedar 2500/5000, OPA 50000/5000, floor 500/5000
+		// median of 4000, 6000, 5000 (runs and rounds alike); cedar 2500/5000, OPA 50000/5000, floor 500/5000
 		"| mixed | 20 | BashSimple | 5.00 µs | 2.50 µs (0.50×) | 50.0 µs (10.0×) | 500 ns (0.10×) | 12, 900 |",
 		"| mixed | 100,000 | BashSimple | 6.50 µs | 1.23 s (189934×) | – | – | 12, 900 |",
 		"| mixed | 20 | Read | 800 ns | – | – | – | 1, 100 |",
