@@ -30,7 +30,8 @@ var mayTouchOS = map[string]string{
 	"cmd/toolgate":                 "the command line: flags, environment, stdio, files and exit codes",
 	"host":                         "the operating system's side of the engine: symlinks, directories, globs",
 	"hook":                         "installs its entry in an agent's settings files (OSFS) and proves it live by running the agent's own commands (status)",
-	"audit":                        "opens audit log files and the SQLite database (audit.Open, CreateJSONL, OpenSQLite)",
+	"audit":                        "creates JSON Lines audit files (CreateJSONL)",
+	"audit/sqlite":                 "opens the SQLite audit database",
 	"store":                        "a database-backed store of approvals and session rules",
 	"serve":                        "the HTTP decision service listens on the network",
 	"mcpgate":                      "the MCP proxy runs the upstream server as a process and speaks HTTP",
@@ -77,6 +78,34 @@ func TestDependencies(t *testing.T) {
 		if _, ok := pkgs[rel]; !ok {
 			t.Errorf("mayTouchOS lists %s, which is not a package of the module", rel)
 		}
+	}
+}
+
+// TestNoDatabaseBehindTheGate: an embedder importing the gate, the engine
+// or the audit sinks gets no database driver (the SQLite sink is package
+// audit/sqlite).
+func TestNoDatabaseBehindTheGate(t *testing.T) {
+	pkgs := modulePackages(t)
+	for _, start := range []string{".", "gate", "audit", "config", "host"} {
+		seen := map[string]bool{}
+		var walk func(rel string)
+		walk = func(rel string) {
+			if seen[rel] {
+				return
+			}
+			seen[rel] = true
+			for _, imp := range pkgs[rel] {
+				if imp == "database/sql" || strings.HasPrefix(imp, "modernc.org/sqlite") || strings.HasPrefix(imp, "github.com/jackc/pgx") {
+					t.Errorf("%s reaches %s through %s", name(start), imp, name(rel))
+				}
+				if imp == module {
+					walk(".")
+				} else if r, ok := strings.CutPrefix(imp, module+"/"); ok {
+					walk(r)
+				}
+			}
+		}
+		walk(start)
 	}
 }
 

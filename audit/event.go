@@ -7,9 +7,10 @@
 //
 // Events go to a [Sink], shaped like log/slog's Handler: a small interface
 // with a documented concurrency contract, a [Discard] sink, a fan-out sink
-// ([Multi]), a JSON Lines sink ([JSONL]) and an SQLite sink ([SQLite]) that
-// can be queried ([Query]). Package audittest holds a conformance suite any
-// Sink must pass.
+// ([Multi]) and a JSON Lines sink ([JSONL]). The SQLite sink, which can be
+// queried, is package audit/sqlite, so that importing audit brings in no
+// database driver. Package audittest holds a conformance suite any Sink
+// must pass.
 //
 // Auditing never makes a call more permissive: a sink that fails cannot turn
 // a deny into an allow. Whether a failing sink also blocks calls is the

@@ -2,23 +2,10 @@ package audit
 
 import (
 	"encoding/json"
-	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/toolgate/toolgate"
 )
-
-// Open opens the audit log at path for recording: an SQLite database when
-// the name ends in .db, .sqlite or .sqlite3, otherwise a JSON Lines file
-// that events are appended to.
-func Open(path string) (Sink, error) {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".db", ".sqlite", ".sqlite3":
-		return OpenSQLite(path, nil)
-	}
-	return CreateJSONL(path, true)
-}
 
 // NewEvent builds the event for one decision: a fresh id, the time, the
 // input's digest and a redacted copy (DefaultRedactor when red is nil), the

@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/audit"
+	"github.com/toolgate/toolgate/audit/sqlite"
 	"github.com/toolgate/toolgate/config"
 )
 
@@ -51,7 +52,7 @@ func (c *cli) audit(args []string) int {
 		return exitUsage
 	}
 	now := time.Now()
-	f := audit.Filter{Session: *session, Agent: *agent, Tool: *tool, Newest: *newest, Limit: *limit}
+	f := sqlite.Filter{Session: *session, Agent: *agent, Tool: *tool, Newest: *newest, Limit: *limit}
 	var err error
 	if f.Since, err = parseWhen(*since, now); err != nil {
 		c.errorf("audit: --since: %v", err)
@@ -72,7 +73,7 @@ func (c *cli) audit(args []string) int {
 		home := c.getenv("HOME")
 		path = filepath.Join(config.UserConfigDir(c.getenv, home), "audit.db")
 	}
-	events, err := audit.Query(context.Background(), path, f)
+	events, err := sqlite.Query(context.Background(), path, f)
 	if err != nil {
 		if errors.Is(err, os.ErrNotExist) {
 			c.errorf("audit: no audit log at %s (record one with \"toolgate hook CLIENT --audit %s\")", path, path)

@@ -13,6 +13,7 @@ import (
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/audit"
+	"github.com/toolgate/toolgate/audit/sqlite"
 	"github.com/toolgate/toolgate/hook"
 )
 
@@ -137,7 +138,7 @@ func hookMain(args []string, stdin io.Reader, stdout, stderr io.Writer, build fu
 		return d, nil
 	}
 	if *auditPath != "" {
-		sink, err := audit.Open(*auditPath)
+		sink, err := sqlite.OpenLog(*auditPath)
 		if err != nil {
 			fmt.Fprintf(stderr, "toolgate hook %s: audit log: %v; the call is blocked\n", c, err)
 			return 2

@@ -23,6 +23,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/audit"
+	"github.com/toolgate/toolgate/audit/sqlite"
 	"github.com/toolgate/toolgate/mcpgate"
 )
 
@@ -147,7 +148,7 @@ func (c *cli) mcp(args []string) int {
 	logger := slog.New(slog.NewTextHandler(c.stderr, &slog.HandlerOptions{Level: slog.LevelInfo}))
 	var sink audit.Sink
 	if m.auditPath != "" {
-		if sink, err = audit.Open(m.auditPath); err != nil {
+		if sink, err = sqlite.OpenLog(m.auditPath); err != nil {
 			c.errorf("mcp: --audit: %v", err)
 			return exitFailure
 		}

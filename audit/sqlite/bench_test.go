@@ -1,4 +1,4 @@
-package audit_test
+package sqlite_test
 
 import (
 	"context"
@@ -11,6 +11,7 @@ import (
 
 	"github.com/toolgate/toolgate/audit"
 	"github.com/toolgate/toolgate/audit/audittest"
+	"github.com/toolgate/toolgate/audit/sqlite"
 )
 
 // BenchmarkSQLiteRecord records from many goroutines at once, as a busy
@@ -23,7 +24,7 @@ func BenchmarkSQLiteRecord(b *testing.B) {
 			name = "durable"
 		}
 		b.Run(name, func(b *testing.B) {
-			s, err := audit.OpenSQLite(filepath.Join(b.TempDir(), "bench.db"), &audit.SQLiteOptions{Durable: durable})
+			s, err := sqlite.Open(filepath.Join(b.TempDir(), "bench.db"), &sqlite.Options{Durable: durable})
 			if err != nil {
 				b.Fatal(err)
 			}

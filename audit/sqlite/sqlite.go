@@ -1,4 +1,8 @@
-package audit
+// Package sqlite is the SQLite sink of package audit: events stored in a
+// database file (WAL mode, group commit) and queried back. It is a package
+// of its own so that importing audit, or gate, does not bring in an SQLite
+// driver.
+package sqlite
 
 import (
 	"context"
@@ -7,20 +11,22 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/audit"
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
 )
 
 // DefaultMaxBatch is the largest group commit of the SQLite sink when
-// [SQLiteOptions.MaxBatch] is not set.
+// [Options.MaxBatch] is not set.
 const DefaultMaxBatch = 1024
 
-// SQLiteOptions configure [OpenSQLite]. The zero value is ready to use.
-type SQLiteOptions struct {
+// Options configure [Open]. The zero value is ready to use.
+type Options struct {
 	// Durable selects synchronous=FULL: a recorded event also survives power
 	// loss and operating-system crashes. The default, synchronous=NORMAL in
 	// WAL mode, makes a recorded event survive the process being killed
@@ -31,16 +37,16 @@ type SQLiteOptions struct {
 	MaxBatch int
 }
 
-// SQLite is a Sink that stores events in an SQLite database (WAL mode),
+// Sink is an audit.Sink that stores events in an SQLite database (WAL mode),
 // indexed by time, session, tool and outcome, and readable with
-// [SQLite.Query] or [Query].
+// [Sink.Query] or [Query].
 //
 // One goroutine writes. Concurrent Records are group-committed: each waits
 // until the transaction holding its event commits, so that Record returning
-// nil means the event is in the database (see [SQLiteOptions.Durable] for
+// nil means the event is in the database (see [Options.Durable] for
 // what that survives). If a batch fails, its events are retried one by one,
 // so one bad event does not fail the others.
-type SQLite struct {
+type Sink struct {
 	db   *sql.DB
 	ins  *sql.Stmt
 	reqs chan *pendingRow
@@ -52,7 +58,7 @@ type SQLite struct {
 }
 
 // row is an event flattened for its table row; Record builds it so the
-// writer never touches the caller's Event.
+// writer never touches the caller's audit.Event.
 type row struct {
 	id, session, agent, tool, outcome, digest, mode, revision string
 	input, rewritten, reasons                                 sql.NullString
@@ -105,10 +111,10 @@ func dsn(path string, sync string, readOnly bool) (string, error) {
 	return path + q, nil
 }
 
-// OpenSQLite opens (creating if needed) the audit database at path and
+// Open opens (creating if needed) the audit database at path and
 // starts its writer. opts may be nil.
-func OpenSQLite(path string, opts *SQLiteOptions) (*SQLite, error) {
-	var o SQLiteOptions
+func Open(path string, opts *Options) (*Sink, error) {
+	var o Options
 	if opts != nil {
 		o = *opts
 	}
@@ -137,7 +143,7 @@ func OpenSQLite(path string, opts *SQLiteOptions) (*SQLite, error) {
 		db.Close()
 		return nil, fmt.Errorf("audit: %w", err)
 	}
-	s := &SQLite{
+	s := &Sink{
 		db:       db,
 		ins:      ins,
 		reqs:     make(chan *pendingRow, o.MaxBatch),
@@ -148,7 +154,7 @@ func OpenSQLite(path string, opts *SQLiteOptions) (*SQLite, error) {
 	return s, nil
 }
 
-func toRow(e *Event) (row, error) {
+func toRow(e *audit.Event) (row, error) {
 	r := row{
 		id: e.ID, session: e.Session, agent: e.Agent, tool: e.Tool,
 		outcome: e.Outcome.String(), digest: e.InputDigest, mode: e.Mode, revision: e.Revision,
@@ -175,12 +181,12 @@ func toRow(e *Event) (row, error) {
 
 // Record stores e and returns once the transaction holding it has
 // committed.
-func (s *SQLite) Record(ctx context.Context, e *Event) error {
+func (s *Sink) Record(ctx context.Context, e *audit.Event) error {
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("audit: %w", err)
 	}
 	if e == nil {
-		return errNilEvent
+		return errors.New("audit: nil event")
 	}
 	r, err := toRow(e)
 	if err != nil {
@@ -190,7 +196,7 @@ func (s *SQLite) Record(ctx context.Context, e *Event) error {
 	s.mu.RLock()
 	if s.closed {
 		s.mu.RUnlock()
-		return ErrClosed
+		return audit.ErrClosed
 	}
 	select {
 	case s.reqs <- p:
@@ -207,7 +213,7 @@ func (s *SQLite) Record(ctx context.Context, e *Event) error {
 	}
 }
 
-func (s *SQLite) writer() {
+func (s *Sink) writer() {
 	defer close(s.done)
 	batch := make([]*pendingRow, 0, s.maxBatch)
 	for {
@@ -249,7 +255,7 @@ func (s *SQLite) writer() {
 	}
 }
 
-func (s *SQLite) commit(batch []*pendingRow) error {
+func (s *Sink) commit(batch []*pendingRow) error {
 	// The writer's transactions are not tied to any one Record's context:
 	// a caller that stops waiting does not abort its neighbours' commit.
 	tx, err := s.db.Begin()
@@ -273,7 +279,7 @@ func (s *SQLite) commit(batch []*pendingRow) error {
 
 // Close waits for pending events to be committed, then closes the
 // database.
-func (s *SQLite) Close() error {
+func (s *Sink) Close() error {
 	s.mu.Lock()
 	if s.closed {
 		s.mu.Unlock()
@@ -284,6 +290,17 @@ func (s *SQLite) Close() error {
 	s.mu.Unlock()
 	<-s.done
 	return errors.Join(s.ins.Close(), s.db.Close())
+}
+
+// OpenLog opens the audit log at path for recording: an SQLite database
+// when the name ends in .db, .sqlite or .sqlite3, otherwise a JSON Lines
+// file that events are appended to (audit.CreateJSONL).
+func OpenLog(path string) (audit.Sink, error) {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".db", ".sqlite", ".sqlite3":
+		return Open(path, nil)
+	}
+	return audit.CreateJSONL(path, true)
 }
 
 // Filter selects events for [Query]. Zero fields match everything.
@@ -301,13 +318,13 @@ type Filter struct {
 }
 
 // Query returns the events of the sink's database that match f.
-func (s *SQLite) Query(ctx context.Context, f Filter) ([]Event, error) {
+func (s *Sink) Query(ctx context.Context, f Filter) ([]audit.Event, error) {
 	return query(ctx, s.db, f)
 }
 
 // Query opens the audit database at path read-only and returns the events
 // that match f. It does not create a missing database.
-func Query(ctx context.Context, path string, f Filter) ([]Event, error) {
+func Query(ctx context.Context, path string, f Filter) ([]audit.Event, error) {
 	if _, err := os.Stat(path); err != nil {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
@@ -323,7 +340,7 @@ func Query(ctx context.Context, path string, f Filter) ([]Event, error) {
 	return query(ctx, db, f)
 }
 
-func query(ctx context.Context, db *sql.DB, f Filter) ([]Event, error) {
+func query(ctx context.Context, db *sql.DB, f Filter) ([]audit.Event, error) {
 	var where []string
 	var args []any
 	if !f.Since.IsZero() {
@@ -358,10 +375,10 @@ func query(ctx context.Context, db *sql.DB, f Filter) ([]Event, error) {
 		return nil, fmt.Errorf("audit: query: %w", err)
 	}
 	defer rows.Close()
-	var out []Event
+	var out []audit.Event
 	for rows.Next() {
 		var (
-			e                         Event
+			e                         audit.Event
 			timeNS, evalNS            int64
 			outcome                   string
 			input, rewritten, reasons sql.NullString
