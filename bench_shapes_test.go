@@ -161,16 +161,14 @@ func BenchmarkCompileShapes(b *testing.B) {
 		for _, n := range []int{10000, 100000} {
 			b.Run(fmt.Sprintf("%s/rules=%d", shape, n), func(b *testing.B) {
 				b.ReportAllocs()
-				var cfg *toolgate.Config
 				for b.Loop() {
-					cfg = shapePolicy(b, shape, n)
+					shapePolicy(b, shape, n)
 				}
 				b.StopTimer()
 				var before, after runtime.MemStats
-				cfg = nil
 				runtime.GC()
 				runtime.ReadMemStats(&before)
-				cfg = shapePolicy(b, shape, n)
+				cfg := shapePolicy(b, shape, n)
 				runtime.GC()
 				runtime.ReadMemStats(&after)
 				runtime.KeepAlive(cfg)
