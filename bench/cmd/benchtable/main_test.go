@@ -47,6 +47,20 @@ func TestRender(t *testing.T) {
 	}
 }
 
+func TestMin(t *testing.T) {
+	res, err := parse(strings.NewReader(sample))
+	if err != nil {
+		t.Fatal(err)
+	}
+	*useMin = true
+	defer func() { *useMin = false }()
+	var b strings.Builder
+	render(&b, res)
+	if want := "| mixed | 20 | BashSimple | 4.00 µs | 2.50 µs (0.62×) |"; !strings.Contains(b.String(), want) {
+		t.Errorf("output lacks %q:\n%s", want, b.String())
+	}
+}
+
 func TestParseBadValue(t *testing.T) {
 	_, err := parse(strings.NewReader("BenchmarkDecide/shape=mixed/rules=20/call=Read/engine=opa-2 10 x ns/op\n"))
 	if err == nil {
