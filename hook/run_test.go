@@ -39,6 +39,10 @@ func TestFailClosed(t *testing.T) {
 		decide func(toolgate.Call) (toolgate.Decision, error)
 		opts   Options
 		want   string // in stderr
+		// timeout, when set, is the deadline of the call, started when the
+		// subtest starts (a context made with the table would run out on a
+		// slow machine before the subtest reached it).
+		timeout time.Duration
 	}{
 		{name: "decide error", decide: func(toolgate.Call) (toolgate.Decision, error) {
 			return toolgate.Decision{}, errors.New("/p/.toolgate/policy.yaml:3:7: deny must be a list\n/p/.toolgate/policy.yaml:9:1: unknown precedence")
@@ -53,7 +57,7 @@ func TestFailClosed(t *testing.T) {
 		{name: "nil decide", want: "no decision function"},
 		{name: "unknown client", client: "copilot", decide: allow, want: "unknown client"},
 		{name: "context done", ctx: expired, decide: allow, want: "context canceled"},
-		{name: "too slow", ctx: withTimeout(200 * time.Millisecond), decide: func(toolgate.Call) (toolgate.Decision, error) {
+		{name: "too slow", timeout: 200 * time.Millisecond, decide: func(toolgate.Call) (toolgate.Decision, error) {
 			time.Sleep(time.Second)
 			return toolgate.Decision{Outcome: toolgate.Allow}, nil
 		}, want: "no decision in time"},
@@ -67,6 +71,11 @@ func TestFailClosed(t *testing.T) {
 			ctx := tt.ctx
 			if ctx == nil {
 				ctx = context.Background()
+			}
+			if tt.timeout > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, tt.timeout)
+				defer cancel()
 			}
 			var stdin interface{ Read([]byte) (int, error) } = strings.NewReader(claudeBash)
 			if tt.stdin != nil {
