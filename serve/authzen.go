@@ -149,7 +149,7 @@ func (s *Server) evaluate(ctx context.Context, id Identity, r azRequest) azRespo
 	if err != nil {
 		resp = newResponse(denial(kindInvalid, err.Error()), s.Revision(), nil)
 	} else if c, rerr := parseCall(body, s.defaults()); rerr != nil {
-		resp = newResponse(denial(kindInvalid, rerr.msg), s.Revision(), nil)
+		resp = newResponse(denial(kindInvalid, rerr.Msg), s.Revision(), nil)
 	} else {
 		resp = s.decideCall(ctx, id, c)
 	}

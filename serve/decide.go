@@ -200,7 +200,7 @@ func (s *Server) handleDecide(w http.ResponseWriter, r *http.Request, id Identit
 	c, rerr := parseCall(body, s.defaults())
 	if rerr != nil {
 		s.m.decisions.WithLabelValues(outcomeDeny, kindInvalid).Inc()
-		s.denyStatus(w, http.StatusBadRequest, kindInvalid, "%s", rerr.msg)
+		s.denyStatus(w, http.StatusBadRequest, kindInvalid, "%s", rerr.Msg)
 		return
 	}
 	writeDecision(w, http.StatusOK, s.decideCall(r.Context(), id, c))
@@ -262,7 +262,7 @@ func (s *Server) handleBatch(w http.ResponseWriter, r *http.Request, id Identity
 		if len(bytes.TrimSpace(line)) == 0 {
 			resp = newResponse(denial(kindInvalid, "empty request line"), s.Revision(), nil)
 		} else if c, rerr := parseCall(line, def); rerr != nil {
-			resp = newResponse(denial(kindInvalid, rerr.msg), s.Revision(), nil)
+			resp = newResponse(denial(kindInvalid, rerr.Msg), s.Revision(), nil)
 		} else {
 			resp = s.decideCall(r.Context(), id, c)
 		}
@@ -278,7 +278,7 @@ func (s *Server) decideValue(ctx context.Context, id Identity, v jsonin.Value, d
 	c, rerr := callFromValue(v, def)
 	if rerr != nil {
 		s.m.decisions.WithLabelValues(outcomeDeny, kindInvalid).Inc()
-		return newResponse(denial(kindInvalid, rerr.msg), s.Revision(), nil)
+		return newResponse(denial(kindInvalid, rerr.Msg), s.Revision(), nil)
 	}
 	return s.decideCall(ctx, id, c)
 }

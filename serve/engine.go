@@ -18,6 +18,7 @@ import (
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/config"
 	"github.com/toolgate/toolgate/internal/jsonin"
+	"github.com/toolgate/toolgate/wire"
 )
 
 // Call and Decision are the engine's types, used unchanged by the service.
@@ -134,116 +135,16 @@ type callDefaults struct {
 	cwd, home string
 }
 
-// requestError is a malformed request; it is answered with an invalid deny.
-type requestError struct{ msg string }
-
-func (e *requestError) Error() string { return e.msg }
-
-func badRequest(format string, args ...any) *requestError {
-	return &requestError{msg: fmt.Sprintf(format, args...)}
-}
-
-// parseCall reads one request object (SPEC §1, §10): tool, input, cwd,
-// home, read_only, agent, session, server and mode, as toolgate check reads
-// a line. It is strict: invalid UTF-8, a lone surrogate, a duplicate key
-// and an unknown field are errors, so a misspelt field cannot loosen a
-// check. The call refers into data, which must not change while it is used.
-func parseCall(data []byte, def callDefaults) (Call, *requestError) {
-	doc, err := jsonin.Parse(data)
-	if err != nil {
-		return Call{}, badRequest("request is not valid JSON: %v", err)
-	}
-	return callFromValue(doc.Root(), def)
+// parseCall reads one request object (SPEC §1, §10) with package wire,
+// the reader toolgate check uses too. The call refers into data, which must
+// not change while it is used.
+func parseCall(data []byte, def callDefaults) (Call, *wire.RequestError) {
+	return wire.ParseRequest(data, wire.Defaults{Cwd: def.cwd, Home: def.home})
 }
 
 // callFromValue is parseCall of an already parsed value.
-func callFromValue(root jsonin.Value, def callDefaults) (Call, *requestError) {
-	call := Call{Cwd: def.cwd, Home: def.home}
-	if root.Kind() != jsonin.Object {
-		return call, badRequest("request must be a JSON object, not %s", root.Kind())
-	}
-	var rerr *requestError
-	str := func(key string, v jsonin.Value, dst *string) {
-		switch v.Kind() {
-		case jsonin.Null:
-		case jsonin.String:
-			*dst, _ = v.Str()
-		default:
-			rerr = badRequest("request field %q must be a string, not %s", key, v.Kind())
-		}
-	}
-	hasTool := false
-	root.Members(func(key string, v jsonin.Value) bool {
-		switch key {
-		case "tool":
-			hasTool = true
-			if v.Kind() != jsonin.String {
-				rerr = badRequest("request field \"tool\" must be a string, not %s", v.Kind())
-				break
-			}
-			call.Tool, _ = v.Str()
-		case "input":
-			if v.Kind() != jsonin.Null {
-				call.Input = json.RawMessage(v.Raw())
-			}
-		case "cwd":
-			str(key, v, &call.Cwd)
-			if call.Cwd == "" {
-				call.Cwd = def.cwd
-			}
-		case "home":
-			str(key, v, &call.Home)
-			if call.Home == "" {
-				call.Home = def.home
-			}
-		case "agent":
-			str(key, v, &call.Agent)
-		case "session":
-			str(key, v, &call.Session)
-		case "server":
-			str(key, v, &call.Server)
-		case "read_only":
-			switch v.Kind() {
-			case jsonin.Null:
-			case jsonin.Bool:
-				// The hint may only make a call stricter.
-				if v.Text() == "false" {
-					call.NotReadOnly = true
-				}
-			default:
-				rerr = badRequest("request field \"read_only\" must be a boolean, not %s", v.Kind())
-			}
-		case "mode":
-			var text string
-			switch v.Kind() {
-			case jsonin.Null:
-				return true
-			case jsonin.String:
-				text, _ = v.Str()
-			case jsonin.Object:
-				text = string(v.Raw())
-			default:
-				rerr = badRequest("request field \"mode\" must be a mode name or a plan object, not %s", v.Kind())
-				return false
-			}
-			m, err := toolgate.ParseMode(text)
-			if err != nil {
-				rerr = badRequest("request field \"mode\": %v", err)
-				break
-			}
-			call.Mode = &m
-		default:
-			rerr = badRequest("unknown request field %q (want tool, input, cwd, home, read_only, agent, session, server or mode)", key)
-		}
-		return rerr == nil
-	})
-	if rerr != nil {
-		return call, rerr
-	}
-	if !hasTool {
-		return call, badRequest("request has no \"tool\"")
-	}
-	return call, nil
+func callFromValue(root jsonin.Value, def callDefaults) (Call, *wire.RequestError) {
+	return wire.RequestFromValue(root, wire.Defaults{Cwd: def.cwd, Home: def.home})
 }
 
 // callDigest identifies a call for an approval: a SHA-256 of the tool, the

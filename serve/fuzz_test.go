@@ -20,7 +20,7 @@ func FuzzParseCall(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		c, rerr := parseCall(data, callDefaults{cwd: "/d"})
 		if rerr != nil {
-			if rerr.msg == "" {
+			if rerr.Msg == "" {
 				t.Fatal("an error without a message")
 			}
 			return
@@ -31,7 +31,7 @@ func FuzzParseCall(f *testing.F) {
 		}
 		c2, rerr := parseCall(b, callDefaults{cwd: "/d"})
 		if rerr != nil {
-			t.Fatalf("re-encoded call %s rejected: %s", b, rerr.msg)
+			t.Fatalf("re-encoded call %s rejected: %s", b, rerr.Msg)
 		}
 		if c.Tool != c2.Tool || c.Cwd != c2.Cwd || c.Home != c2.Home || c.Agent != c2.Agent || c.Session != c2.Session ||
 			c.Server != c2.Server || c.NotReadOnly != c2.NotReadOnly || (c.Mode == nil) != (c2.Mode == nil) {

@@ -368,7 +368,7 @@ func decideJob(cfg *toolgate.Config, def defaults, j *job) {
 	default:
 		call, rerr := parseRequest(j.line, def)
 		if rerr != nil {
-			d = toolgate.Denial(toolgate.KindInvalid, rerr.msg)
+			d = toolgate.Denial(toolgate.KindInvalid, rerr.Msg)
 		} else {
 			d = cfg.Decide(call)
 		}
