@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/toolgate/toolgate/internal/tomltext"
 )
 
 // Scope says which settings file [Install] writes.
@@ -497,8 +498,8 @@ func editTOML(old []byte, cmd, matcher string, install bool, trust map[string]st
 		}
 		return []byte(rest), nil
 	}
-	block := "[[hooks.PreToolUse]]\nmatcher = " + tomlString(matcher) + "\n\n" +
-		"[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = " + tomlString(cmd) + "\ntimeout = 10\n"
+	block := "[[hooks.PreToolUse]]\nmatcher = " + tomltext.Quote(matcher) + "\n\n" +
+		"[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = " + tomltext.Quote(cmd) + "\ntimeout = 10\n"
 	keys := make([]string, 0, len(trust))
 	for k := range trust {
 		keys = append(keys, k)
@@ -507,7 +508,7 @@ func editTOML(old []byte, cmd, matcher string, install bool, trust map[string]st
 	for _, k := range keys {
 		// Codex's own record of a trusted hook (what trusting it in
 		// codex's /hooks writes).
-		block += "\n[hooks.state." + tomlString(k) + "]\ntrusted_hash = " + tomlString(trust[k]) + "\n"
+		block += "\n[hooks.state." + tomltext.Quote(k) + "]\ntrusted_hash = " + tomltext.Quote(trust[k]) + "\n"
 	}
 	out := rest
 	if out != "" && !strings.HasSuffix(out, "\n") {
@@ -599,23 +600,4 @@ func cutTOMLBlock(text string) (string, bool, error) {
 		return cutTOMLBlock(out)
 	}
 	return out, true, nil
-}
-
-// tomlString quotes s as a TOML basic string.
-func tomlString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, "\\u%04X", r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
 }

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/toolgate/toolgate/internal/tomltext"
 	"golang.org/x/tools/txtar"
 )
 
@@ -189,7 +190,7 @@ func genTOML(r *rand.Rand) string {
 		if r.IntN(3) == 0 && !strings.ContainsAny(s, "'\n") {
 			return "'" + s + "'"
 		}
-		return tomlString(s)
+		return tomltext.Quote(s)
 	}
 	var b strings.Builder
 	b.WriteString("# generated\nmodel = \"m\"\n")

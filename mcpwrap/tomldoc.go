@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/toolgate/toolgate/internal/tomltext"
 )
 
 // tomlDoc is Codex's config.toml. The values come from a real TOML decoder
@@ -172,7 +173,7 @@ func (d *tomlDoc) setCommand(s docServer, cmd string, args []string) (string, er
 		start, end int
 		text       string
 	}
-	edits := []edit{{cmdItem.valStart, cmdItem.valEnd, tomlString(cmd)}}
+	edits := []edit{{cmdItem.valStart, cmdItem.valEnd, tomltext.Quote(cmd)}}
 	if argsItem != nil {
 		edits = append(edits, edit{argsItem.valStart, argsItem.valEnd, d.renderArgs(argsItem, args)})
 	} else {
@@ -199,7 +200,7 @@ func (d *tomlDoc) setCommand(s docServer, cmd string, args []string) (string, er
 func (d *tomlDoc) renderArgs(old *titem, args []string) string {
 	q := make([]string, len(args))
 	for i, a := range args {
-		q[i] = tomlString(a)
+		q[i] = tomltext.Quote(a)
 	}
 	if len(args) == 0 {
 		return "[]"
@@ -211,25 +212,6 @@ func (d *tomlDoc) renderArgs(old *titem, args []string) string {
 	return "[\n" + closing + "  " + strings.Join(q, ",\n"+closing+"  ") + ",\n" + closing + "]"
 }
 
-// tomlString quotes s as a TOML basic string.
-func tomlString(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, r := range s {
-		switch {
-		case r == '"' || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, "\\u%04X", r)
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte('"')
-	return b.String()
-}
-
 // tomlHeader renders a table header for a key path.
 func tomlHeader(path []string) string {
 	parts := make([]string, len(path))
@@ -237,7 +219,7 @@ func tomlHeader(path []string) string {
 		if k != "" && strings.Trim(k, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") == "" {
 			parts[i] = k
 		} else {
-			parts[i] = tomlString(k)
+			parts[i] = tomltext.Quote(k)
 		}
 	}
 	return "[" + strings.Join(parts, ".") + "]"
@@ -530,7 +512,7 @@ func (d *tomlDoc) toStdio(s docServer, c Client, urlKey, cmd string, args []stri
 	if err != nil {
 		return "", err
 	}
-	text := "command = " + tomlString(cmd) + "\n" + indentAt(d.src, it.start) + "args = " + d.renderArgs(nil, args)
+	text := "command = " + tomltext.Quote(cmd) + "\n" + indentAt(d.src, it.start) + "args = " + d.renderArgs(nil, args)
 	return d.src[:it.start] + text + d.src[it.valEnd:], nil
 }
 
@@ -555,9 +537,9 @@ func (d *tomlDoc) toRemote(s docServer, c Client, url string, headers map[string
 		if args.start < cmd.start {
 			out = out[:start] + out[end:]
 			shift := end - start
-			return out[:cmd.start-shift] + "url = " + tomlString(url) + out[cmd.valEnd-shift:], nil
+			return out[:cmd.start-shift] + "url = " + tomltext.Quote(url) + out[cmd.valEnd-shift:], nil
 		}
 		out = out[:start] + out[end:]
 	}
-	return out[:cmd.start] + "url = " + tomlString(url) + out[cmd.valEnd:], nil
+	return out[:cmd.start] + "url = " + tomltext.Quote(url) + out[cmd.valEnd:], nil
 }
