@@ -74,11 +74,10 @@ func (c *Config) Decide(call Call) (d Decision) {
 	}()
 	// The call context is pooled: nothing the decision holds points into
 	// it (reasons, suggestions and rewritten inputs are allocated apart).
+	// prepare resets it before any use, so it is put back as it is (the
+	// pool drops what it holds at the next garbage collection).
 	cc := ctxPool.Get().(*callCtx)
-	defer func() {
-		*cc = callCtx{}
-		ctxPool.Put(cc)
-	}()
+	defer ctxPool.Put(cc)
 	if inv := c.prepare(cc, &call); inv != nil {
 		return *inv
 	}
