@@ -58,7 +58,7 @@ func shapePolicy(tb testing.TB, shape string, n int) *toolgate.Config {
 	add(&l.Allow, "Bash(git diff:*)")
 	add(&l.Allow, "Bash(npm run test:*)")
 	add(&l.Allow, "Bash(cargo build:*)")
-	c, err := toolgate.Compile([]toolgate.Layer{l}, toolgate.Options{})
+	c, err := toolgate.Compile([]toolgate.Layer{l}, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -46,7 +46,7 @@ func benchPolicy(tb testing.TB, n int) *toolgate.Config {
 	add(&l.Deny, "Read(./.env)")
 	add(&l.Deny, "Bash(curl:*)")
 	add(&l.Allow, "mcp__github__get_*")
-	c, err := toolgate.Compile([]toolgate.Layer{l}, toolgate.Options{})
+	c, err := toolgate.Compile([]toolgate.Layer{l}, nil)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -224,8 +224,12 @@ func (rs *ruleSet) of(e Effect) *index {
 // or setting is reported, with its position, in the returned error, which is
 // then a [Diagnostics]. Layers may come in any order; they are ordered by
 // priority, and layers of equal priority keep their order.
-func Compile(layers []Layer, opts Options) (*Config, error) {
-	c := &Config{opts: opts, defaultOutcome: Ask, defaultReadOnly: Invalid, enabled: true, mode: Mode{Name: ModeDefault}}
+func Compile(layers []Layer, opts *Options) (*Config, error) {
+	var o Options
+	if opts != nil {
+		o = *opts
+	}
+	c := &Config{opts: o, defaultOutcome: Ask, defaultReadOnly: Invalid, enabled: true, mode: Mode{Name: ModeDefault}}
 	var diags Diagnostics
 	ls := append([]Layer(nil), layers...)
 	for i := range ls {
@@ -299,7 +303,7 @@ func Compile(layers []Layer, opts Options) (*Config, error) {
 		}
 		c.additionalDirs = append(c.additionalDirs, l.AdditionalDirectories...)
 	}
-	ucd := opts.UserConfigDir
+	ucd := o.UserConfigDir
 	prot, err := pathmatch.NewProtection(ucd, adds, removes, root)
 	if err != nil {
 		diags.Errorf(Position{}, "protected-path", "protected paths: %v", err)
@@ -368,7 +372,7 @@ func Compile(layers []Layer, opts Options) (*Config, error) {
 	if diags.HasErrors() {
 		return nil, diags
 	}
-	c.revision = revisionOf(ls, opts)
+	c.revision = revisionOf(ls, o)
 	return c, nil
 }
 

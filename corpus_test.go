@@ -228,7 +228,7 @@ func TestCorpus(t *testing.T) {
 		if pol.Symlinks != nil {
 			opts.ResolveSymlinks = corpusResolver(pol.Symlinks)
 		}
-		cfg, err := toolgate.Compile(layers, opts)
+		cfg, err := toolgate.Compile(layers, &opts)
 		if err != nil {
 			t.Fatalf("%s: compile: %v", f, err)
 		}

@@ -12,7 +12,7 @@ import (
 
 func mustCompile(t testing.TB, layers ...toolgate.Layer) *toolgate.Config {
 	t.Helper()
-	c, err := toolgate.Compile(layers, toolgate.Options{})
+	c, err := toolgate.Compile(layers, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -57,7 +57,7 @@ func TestCompileErrors(t *testing.T) {
 	for _, tt := range tests {
 		l := toolgate.Layer{Source: toolgate.SourceProject, File: "/p/policy.yaml",
 			Deny: []toolgate.RuleSpec{{Text: tt.rule, Pos: toolgate.Position{File: "/p/policy.yaml", Line: 3, Column: 1}}}}
-		_, err := toolgate.Compile([]toolgate.Layer{l}, toolgate.Options{})
+		_, err := toolgate.Compile([]toolgate.Layer{l}, nil)
 		ds, ok := err.(toolgate.Diagnostics)
 		if !ok || len(ds) != 1 {
 			t.Errorf("Compile(%q) = %v; want one diagnostic", tt.rule, err)
@@ -111,7 +111,7 @@ func TestFailClosed(t *testing.T) {
 
 func TestPanicInCheckingDenies(t *testing.T) {
 	opts := toolgate.Options{ResolveSymlinks: func(string) (string, error) { panic("boom") }}
-	c, err := toolgate.Compile([]toolgate.Layer{layer(toolgate.SourceProject, []string{"Read"}, nil, nil)}, opts)
+	c, err := toolgate.Compile([]toolgate.Layer{layer(toolgate.SourceProject, []string{"Read"}, nil, nil)}, &opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,7 +263,7 @@ func TestPolicyFacade(t *testing.T) {
 	if string(b) != string(b2) {
 		t.Fatalf("round trip: %s != %s", b, b2)
 	}
-	c, err := back.Compile(toolgate.Options{})
+	c, err := back.Compile(nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -277,7 +277,7 @@ func TestPolicyFacade(t *testing.T) {
 	if !c.DeclaresToolAccess("Bash") || c.DeclaresToolAccess("Read") {
 		t.Fatal("DeclaresToolAccess")
 	}
-	strict, _ := toolgate.NewPolicy().DenyRule("WebFetch").Compile(toolgate.Options{})
+	strict, _ := toolgate.NewPolicy().DenyRule("WebFetch").Compile(nil)
 	if strict.ExposeToModel("WebFetch") || !strict.ExposeToModel("Read") {
 		t.Fatal("ExposeToModel")
 	}
@@ -440,7 +440,7 @@ func TestUnresolvedSymlinkFailsClosed(t *testing.T) {
 		}
 		return p, nil
 	}}
-	c, err := toolgate.Compile([]toolgate.Layer{l}, opts)
+	c, err := toolgate.Compile([]toolgate.Layer{l}, &opts)
 	if err != nil {
 		t.Fatal(err)
 	}

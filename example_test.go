@@ -17,7 +17,7 @@ func Example() {
 		Allow:   []toolgate.RuleSpec{{Text: "Bash(npm run test:*)", Pos: toolgate.Position{File: "/work/app/.toolgate/policy.yaml", Line: 3, Column: 10}}},
 		Deny:    []toolgate.RuleSpec{{Text: "Bash(curl:*)", Pos: toolgate.Position{File: "/work/app/.toolgate/policy.yaml", Line: 4, Column: 10}}},
 	}
-	cfg, err := toolgate.Compile([]toolgate.Layer{project}, toolgate.Options{})
+	cfg, err := toolgate.Compile([]toolgate.Layer{project}, nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -36,7 +36,7 @@ func Example() {
 
 func ExamplePolicy() {
 	p := toolgate.NewPolicy().AllowRule("Read").DenyRule("Read(./.env)")
-	cfg, err := p.Compile(toolgate.Options{})
+	cfg, err := p.Compile(nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -53,7 +53,7 @@ func ExamplePolicy() {
 // rule of the session layer, and removing it by its exact text leaves
 // similar rules alone.
 func ExampleEngine() {
-	cfg, err := toolgate.NewPolicy().DenyRule("Bash(rm:*)").Compile(toolgate.Options{})
+	cfg, err := toolgate.NewPolicy().DenyRule("Bash(rm:*)").Compile(nil)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -92,7 +92,7 @@ func ExampleConfig_Explain() {
 		Deny:  []toolgate.RuleSpec{{Text: "Bash(rm:*)", Pos: at(2)}},
 		Ask:   []toolgate.RuleSpec{{Text: "Bash(git push:*)", Pos: at(4)}},
 		Allow: []toolgate.RuleSpec{{Text: "Bash(npm run test:*)", Pos: at(6)}}}
-	cfg, err := toolgate.Compile([]toolgate.Layer{project}, toolgate.Options{})
+	cfg, err := toolgate.Compile([]toolgate.Layer{project}, nil)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -37,7 +37,7 @@ func fuzzCall(tool uint8, arg string) toolgate.Call {
 }
 
 func fuzzConfig(allow, deny, ask []string) (*toolgate.Config, error) {
-	return toolgate.Compile([]toolgate.Layer{layer(toolgate.SourceProject, allow, deny, ask)}, toolgate.Options{})
+	return toolgate.Compile([]toolgate.Layer{layer(toolgate.SourceProject, allow, deny, ask)}, nil)
 }
 
 func severity(o toolgate.Outcome) int {

@@ -18,7 +18,7 @@ func TestOrderOfEvaluation(t *testing.T) {
 	l.Default, l.DefaultReadOnly = &def, &ro
 	c := mustCompile(t, l)
 	auto := func(toolgate.Call, toolgate.Decision) (toolgate.Outcome, error) { return toolgate.Allow, nil }
-	withAuto, err := toolgate.Compile([]toolgate.Layer{l}, toolgate.Options{Classifier: auto})
+	withAuto, err := toolgate.Compile([]toolgate.Layer{l}, &toolgate.Options{Classifier: auto})
 	if err != nil {
 		t.Fatal(err)
 	}

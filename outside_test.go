@@ -61,7 +61,7 @@ func compileOutside(t *testing.T, opts toolgate.Options, layers ...toolgate.Laye
 	if opts.UserConfigDir == "" {
 		opts.UserConfigDir = "/home/u/.config/toolgate"
 	}
-	c, err := toolgate.Compile(layers, opts)
+	c, err := toolgate.Compile(layers, &opts)
 	if err != nil {
 		t.Fatal(err)
 	}

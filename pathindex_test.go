@@ -22,7 +22,7 @@ func TestPathIndexFindsUnkeyedShapes(t *testing.T) {
 		deny = append(deny, fmt.Sprintf("Read(**/*.x%05d)", i), fmt.Sprintf("Read(**/cfg%d*)", i))
 	}
 	deny = append(deny, "Read(**/secret*)", "Read(**/*.pem)", "Read(id_*.pub)", "Edit(**/*.lock)")
-	c, err := Compile([]Layer{{Source: SourceProject, File: "p.yaml", Deny: specs(deny...), Allow: specs("Read", "Edit", "Bash(cat:*)")}}, Options{})
+	c, err := Compile([]Layer{{Source: SourceProject, File: "p.yaml", Deny: specs(deny...), Allow: specs("Read", "Edit", "Bash(cat:*)")}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -62,7 +62,7 @@ func TestDomainIndex(t *testing.T) {
 	c, err := Compile([]Layer{{Source: SourceProject, File: "p.yaml",
 		Allow: specs(allow...),
 		Deny:  specs("WebFetch(domain:*.evil.example)", "WebFetch(domain:10.0.0.*)", "WebFetch(domain:bad*.example.net)"),
-	}}, Options{})
+	}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -63,7 +63,7 @@ func TestMatchingRulesReadings(t *testing.T) {
 	l := toolgate.Layer{Source: toolgate.SourceProject, File: "/p/.claude/settings.json", Root: "/p", ClaudeSettings: true,
 		Deny: []toolgate.RuleSpec{{Text: "Bash(dd :*)", Pos: toolgate.Position{File: "/p/.claude/settings.json", Line: 3, Column: 8}}},
 		Ask:  []toolgate.RuleSpec{{Text: "Bash(git push :*)"}}}
-	cfg, err := toolgate.Compile([]toolgate.Layer{l}, toolgate.Options{})
+	cfg, err := toolgate.Compile([]toolgate.Layer{l}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -87,7 +87,7 @@ func TestAgentRuleReadings(t *testing.T) {
 	l := toolgate.Layer{Source: toolgate.SourceCLI, File: "/p/policy.yaml", Root: "/p",
 		Allow:  []toolgate.RuleSpec{{Text: "Bash"}},
 		Agents: map[string]toolgate.AgentPolicy{"reviewer": {Deny: []toolgate.RuleSpec{{Text: "Bash(dd :*)"}, {Text: "KillShell"}}}}}
-	cfg, err := toolgate.Compile([]toolgate.Layer{l}, toolgate.Options{})
+	cfg, err := toolgate.Compile([]toolgate.Layer{l}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -112,12 +112,12 @@ func FuzzRuleReadings(f *testing.F) {
 			toolgate.RuleReadings(s, e)
 		}
 		spec := []toolgate.RuleSpec{{Text: s}}
-		_, errDeny := toolgate.Compile([]toolgate.Layer{{Source: toolgate.SourceCLI, Root: "/p", Deny: spec}}, toolgate.Options{})
-		_, errAsk := toolgate.Compile([]toolgate.Layer{{Source: toolgate.SourceCLI, Root: "/p", Ask: spec}}, toolgate.Options{})
+		_, errDeny := toolgate.Compile([]toolgate.Layer{{Source: toolgate.SourceCLI, Root: "/p", Deny: spec}}, nil)
+		_, errAsk := toolgate.Compile([]toolgate.Layer{{Source: toolgate.SourceCLI, Root: "/p", Ask: spec}}, nil)
 		if (errDeny == nil) != (errAsk == nil) {
 			t.Fatalf("%q: deny %v, ask %v", s, errDeny, errAsk)
 		}
-		toolgate.Compile([]toolgate.Layer{{Source: toolgate.SourceCLI, Root: "/p", Allow: spec}}, toolgate.Options{})
+		toolgate.Compile([]toolgate.Layer{{Source: toolgate.SourceCLI, Root: "/p", Allow: spec}}, nil)
 	})
 }
 
@@ -127,7 +127,7 @@ func TestEmptyPrefixRule(t *testing.T) {
 	for _, text := range []string{"Bash(:*)", "Bash( :*)", "bash(  :*)"} {
 		l := toolgate.Layer{Source: toolgate.SourceCLI, File: "/p/x.yaml", Root: "/p",
 			Deny: []toolgate.RuleSpec{{Text: text, Pos: toolgate.Position{File: "/p/x.yaml", Line: 2, Column: 3}}}}
-		_, err := toolgate.Compile([]toolgate.Layer{l}, toolgate.Options{})
+		_, err := toolgate.Compile([]toolgate.Layer{l}, nil)
 		if err == nil || !strings.Contains(err.Error(), "empty command prefix") || !strings.Contains(err.Error(), "x.yaml:2:8") {
 			t.Errorf("%s: %v", text, err)
 		}

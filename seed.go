@@ -71,7 +71,7 @@ func (p *Policy) Layer(src Source) Layer {
 }
 
 // Compile compiles the policy into a Config.
-func (p *Policy) Compile(opts Options) (*Config, error) {
+func (p *Policy) Compile(opts *Options) (*Config, error) {
 	return Compile([]Layer{p.Layer(SourceCLI)}, opts)
 }
 

@@ -44,7 +44,7 @@ func compileToolgate(p *Policy) (*toolgate.Config, error) {
 			l.Ask = append(l.Ask, spec)
 		}
 	}
-	return toolgate.Compile([]toolgate.Layer{l}, toolgate.Options{})
+	return toolgate.Compile([]toolgate.Layer{l}, nil)
 }
 
 // toolgateCall is the part of a hook payload toolgate reads. The tool input

@@ -33,7 +33,7 @@ func TestClaudeSettingsFiles(t *testing.T) {
 				"proj/.claude/settings.json": {Data: data},
 			}
 			// Named explicitly, the file is trusted: its allow rules count.
-			cfg, set, err := Build(Options{FS: fsys, Cwd: "/proj", Home: "/home/u", Explicit: []string{"project=/proj/.claude/settings.json"}, Builtin: true})
+			cfg, set, err := Build(&Options{FS: fsys, Cwd: "/proj", Home: "/home/u", Explicit: []string{"project=/proj/.claude/settings.json"}, Builtin: true})
 			if err != nil {
 				t.Fatalf("load: %v", err)
 			}
@@ -47,7 +47,7 @@ func TestClaudeSettingsFiles(t *testing.T) {
 			}
 			// Found by discovery, the untrusted file still loads (its allow
 			// rules ignored with a warning).
-			if _, set2, err := Build(Options{FS: fsys, Cwd: "/proj", Home: "/home/u", Claude: true, Builtin: true}); err != nil {
+			if _, set2, err := Build(&Options{FS: fsys, Cwd: "/proj", Home: "/home/u", Claude: true, Builtin: true}); err != nil {
 				t.Errorf("discovered: %v", err)
 			} else if strings.Contains(string(data), `"allow"`) && !strings.Contains(set2.Diags.Error(), "allow rule") {
 				t.Errorf("discovered: no warning about the ignored allow rules: %v", set2.Diags)

@@ -21,7 +21,7 @@ ask:
 `)},
 		"work/app/.git/HEAD": {Data: []byte("ref: refs/heads/main\n")},
 	}
-	cfg, _, err := config.Build(config.Options{FS: fsys, Cwd: "/work/app", Home: "/home/u", Builtin: true})
+	cfg, _, err := config.Build(&config.Options{FS: fsys, Cwd: "/work/app", Home: "/home/u", Builtin: true})
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -48,7 +48,7 @@ allow: ["Bash(ls"]
 precedence: first-match
 `)},
 	}
-	cfg, _, err := config.Build(config.Options{FS: fsys, Cwd: "/p", Explicit: []string{"/p/policy.yaml"}})
+	cfg, _, err := config.Build(&config.Options{FS: fsys, Cwd: "/p", Explicit: []string{"/p/policy.yaml"}})
 	fmt.Println(cfg == nil)
 	fmt.Println(err)
 	// Output:

@@ -37,8 +37,8 @@ type Options struct {
 	// Explicit files, which are a complete policy, default_read_only
 	// follows default ([toolgate.BuiltinLayer]).
 	Builtin bool
-	// Engine are the options passed to toolgate.Compile by [Build].
-	Engine toolgate.Options
+	// Engine are the options passed to toolgate.Compile by [Build]; nil means the defaults.
+	Engine *toolgate.Options
 }
 
 // Set is a loaded configuration: its files and their layers.
@@ -79,7 +79,11 @@ type loader struct {
 // finds (SPEC §6.1) and returns their layers. When any file fails to load,
 // the error is a toolgate.Diagnostics holding every problem (the Set is
 // still returned, for its diagnostics); warnings are in Set.Diags either way.
-func Load(opts Options) (*Set, error) {
+func Load(options *Options) (*Set, error) {
+	var opts Options
+	if options != nil {
+		opts = *options
+	}
 	ld := &loader{opts: opts, set: &Set{opts: opts}, ucd: opts.UserConfigDir}
 	if ld.ucd == "" {
 		ld.ucd = UserConfigDir(nil, opts.Home)
@@ -301,12 +305,12 @@ func (ld *loader) read(p string) ([]byte, error) {
 // It is the way from files to a Config. On any error, the Config is nil and
 // the error is a toolgate.Diagnostics holding every problem; the Set
 // carries the warnings.
-func Build(opts Options) (*toolgate.Config, *Set, error) {
+func Build(opts *Options) (*toolgate.Config, *Set, error) {
 	set, err := Load(opts)
 	if err != nil {
 		return nil, set, err
 	}
-	cfg, err := set.Compile(opts.Engine)
+	cfg, err := set.Compile(set.opts.Engine)
 	return cfg, set, err
 }
 
@@ -316,7 +320,7 @@ func Build(opts Options) (*toolgate.Config, *Set, error) {
 // warning for an untrusted file, whose allow rules may have been ignored).
 // On any error, the Config is nil and the error is a toolgate.Diagnostics
 // holding every problem; warnings are added to s.Diags either way.
-func (s *Set) Compile(opts toolgate.Options, extra ...toolgate.Layer) (*toolgate.Config, error) {
+func (s *Set) Compile(opts *toolgate.Options, extra ...toolgate.Layer) (*toolgate.Config, error) {
 	if s.Layers == nil {
 		if s.Diags.HasErrors() {
 			return nil, s.Diags

@@ -107,7 +107,7 @@ func TestLoad(t *testing.T) {
 			opts.FS = fsys
 			var got string
 			if build {
-				cfg, set, err := Build(opts)
+				cfg, set, err := Build(&opts)
 				got = render(set, err)
 				got += fmt.Sprintf("config: %v\n", cfg != nil)
 				for _, cl := range calls {
@@ -132,7 +132,7 @@ func TestLoad(t *testing.T) {
 					got += "\n"
 				}
 			} else {
-				set, err := Load(opts)
+				set, err := Load(&opts)
 				got = render(set, err)
 			}
 			if *update {

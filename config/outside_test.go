@@ -105,7 +105,7 @@ func buildOutside(t *testing.T, files map[string]string, explicit ...string) (*t
 	for name, data := range files {
 		fsys[strings.TrimPrefix(name, "/")] = &fstest.MapFile{Data: []byte(data)}
 	}
-	cfg, set, err := Build(Options{FS: fsys, Cwd: "/w", Home: "/home/u", Explicit: explicit, Builtin: true})
+	cfg, set, err := Build(&Options{FS: fsys, Cwd: "/w", Home: "/home/u", Explicit: explicit, Builtin: true})
 	if err != nil {
 		t.Fatal(err)
 	}

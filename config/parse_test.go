@@ -65,7 +65,7 @@ func TestSizeLimit(t *testing.T) {
 	if d.Err() == nil || d[0].Code != "size" {
 		t.Fatalf("want a size error, got %v", d)
 	}
-	set, err := Load(Options{FS: fstest.MapFS{"p/big.yaml": {Data: []byte(big)}}, Explicit: []string{"/p/big.yaml"}})
+	set, err := Load(&Options{FS: fstest.MapFS{"p/big.yaml": {Data: []byte(big)}}, Explicit: []string{"/p/big.yaml"}})
 	if err == nil || !strings.Contains(err.Error(), "limit") {
 		t.Fatalf("Load: want a size error, got %v", err)
 	}
@@ -224,7 +224,7 @@ examples:
   - {tool: Bash, input: {command: "rm -rf x"}, expect: allow}
   - {tool: Bash, input: {command: "rm -rf x"}, expect: deny, rule: "Bash(rm *)x"}
 `)}}
-	cfg, set, err := Build(Options{FS: fsys, Cwd: "/w", Explicit: []string{"/w/p.yaml"}, Builtin: true})
+	cfg, set, err := Build(&Options{FS: fsys, Cwd: "/w", Explicit: []string{"/w/p.yaml"}, Builtin: true})
 	if err == nil || cfg != nil {
 		t.Fatal("a failing example must fail the build")
 	}
@@ -238,17 +238,17 @@ examples:
 		t.Fatalf("example diagnostics at %s; all: %v", got, set.Diags)
 	}
 	fsys["w/p.yaml"].Data = []byte("version: 1\ndeny: [\"Bash(rm *)\"]\nexamples:\n  not_match: [{tool: Bash, input: {command: \"rm -rf x\"}}]\n")
-	if cfg, _, err := Build(Options{FS: fsys, Cwd: "/w", Explicit: []string{"/w/p.yaml"}, Builtin: true}); err != nil || cfg == nil {
+	if cfg, _, err := Build(&Options{FS: fsys, Cwd: "/w", Explicit: []string{"/w/p.yaml"}, Builtin: true}); err != nil || cfg == nil {
 		t.Fatalf("passing examples: %v", err)
 	}
 }
 
 func TestLoadNoFS(t *testing.T) {
-	set, err := Load(Options{Cwd: "/w", Home: "/h", Builtin: true})
+	set, err := Load(&Options{Cwd: "/w", Home: "/h", Builtin: true})
 	if err != nil || len(set.Layers) != 1 || set.Layers[0].Source != toolgate.SourceBuiltin {
 		t.Fatalf("no FS: %v %+v", err, set)
 	}
-	if _, err := Load(Options{Explicit: []string{"/w/p.yaml"}}); err == nil {
+	if _, err := Load(&Options{Explicit: []string{"/w/p.yaml"}}); err == nil {
 		t.Fatal("an explicit file without a file system must fail")
 	}
 }

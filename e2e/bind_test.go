@@ -170,7 +170,7 @@ func runClaudeAttack(t *testing.T, bin string, a attack, mode string, g hookKind
 	switch g {
 	case guardToolgate:
 		o := hook.InstallOptions{Scope: hook.ScopeProject, Dir: w.project, Home: w.home, Command: tg + " hook claude"}
-		if _, _, err := hook.Install(hook.Claude, o); err != nil {
+		if _, _, err := hook.Install(hook.Claude, &o); err != nil {
 			t.Fatal(err)
 		}
 	case guardCLI:
@@ -194,12 +194,12 @@ func runClaudeAttack(t *testing.T, bin string, a attack, mode string, g hookKind
 			t.Fatal(err)
 		}
 		o := hook.InstallOptions{Scope: hook.ScopeProject, Dir: w.project, Home: w.home, Command: p + " hook claude"}
-		if _, _, err := hook.Install(hook.Claude, o); err != nil {
+		if _, _, err := hook.Install(hook.Claude, &o); err != nil {
 			t.Fatal(err)
 		}
 	case guardAsk:
 		o := hook.InstallOptions{Scope: hook.ScopeProject, Dir: w.project, Home: w.home, Command: askHook(t, w.tmp, log)}
-		if _, _, err := hook.Install(hook.Claude, o); err != nil {
+		if _, _, err := hook.Install(hook.Claude, &o); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -80,7 +80,7 @@ func TestClaudeCompatReference(t *testing.T) {
 			}
 			ask, prec := toolgate.Ask, toolgate.DenyAskAllow
 			cfg, err := toolgate.Compile([]toolgate.Layer{{Source: toolgate.SourceCLI, ClaudeSettings: true, Root: w.project,
-				Default: &ask, Precedence: &prec, Allow: spec(tc.allow), Deny: spec(tc.deny)}}, toolgate.Options{})
+				Default: &ask, Precedence: &prec, Allow: spec(tc.allow), Deny: spec(tc.deny)}}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -131,7 +131,7 @@ func TestClaudeCompatReferencePaths(t *testing.T) {
 				logRun(t, r)
 			}
 			cfg, err := toolgate.Compile([]toolgate.Layer{{Source: toolgate.SourceCLI, ClaudeSettings: true, Root: w.project,
-				Deny: []toolgate.RuleSpec{{Text: tc.deny}}}}, toolgate.Options{})
+				Deny: []toolgate.RuleSpec{{Text: tc.deny}}}}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -239,7 +239,7 @@ func TestCodexInstallTrustAndRename(t *testing.T) {
 		}, false},
 		{"control_untrusted", func(t *testing.T, r *codexRun, tg string) {
 			o := hook.InstallOptions{Scope: hook.ScopeUser, Home: r.w.home, CodexHome: r.codexHome, Command: tg + " hook codex"}
-			if _, _, err := hook.Install(hook.Codex, o); err != nil {
+			if _, _, err := hook.Install(hook.Codex, &o); err != nil {
 				t.Fatal(err)
 			}
 			env := append(r.env(), "PATH="+noToolgatePath(t))
@@ -250,11 +250,11 @@ func TestCodexInstallTrustAndRename(t *testing.T) {
 		}, true},
 		{"control_bare_command", func(t *testing.T, r *codexRun, tg string) {
 			o := hook.InstallOptions{Scope: hook.ScopeUser, Home: r.w.home, CodexHome: r.codexHome, Command: "toolgate hook codex"}
-			if _, _, err := hook.Install(hook.Codex, o); err != nil {
+			if _, _, err := hook.Install(hook.Codex, &o); err != nil {
 				t.Fatal(err)
 			}
 			so := hook.StatusOptions{InstallOptions: o, Codex: bin, Env: r.env()}
-			if err := hook.TrustCodex(t.Context(), so); err != nil {
+			if err := hook.TrustCodex(t.Context(), &so); err != nil {
 				t.Fatal(err)
 			}
 		}, true},

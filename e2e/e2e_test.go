@@ -206,7 +206,7 @@ func hookCommand(c hook.Client) string {
 func install(t *testing.T, c hook.Client, o hook.InstallOptions) {
 	t.Helper()
 	o.Command = hookCommand(c)
-	path, content, err := hook.Install(c, o)
+	path, content, err := hook.Install(c, &o)
 	if err != nil {
 		t.Fatalf("hook.Install(%s): %v", c, err)
 	}

@@ -44,7 +44,7 @@ func geminiAttackFor(t *testing.T, timeout time.Duration, bin, command, target, 
 		if err := os.Chmod(p, 0o755); err != nil {
 			t.Fatal(err)
 		}
-		if _, _, err := hook.Install(hook.Gemini, hook.InstallOptions{Scope: hook.ScopeUser, Home: w.home, Command: p}); err != nil {
+		if _, _, err := hook.Install(hook.Gemini, &hook.InstallOptions{Scope: hook.ScopeUser, Home: w.home, Command: p}); err != nil {
 			t.Fatal(err)
 		}
 	}

@@ -92,7 +92,7 @@ env = { TOOLGATE_ARGV_LOG = "ARGVLOG" }
 			if tc.client == mcpwrap.Gemini {
 				writeFile(t, filepath.Join(w.home, ".gemini", "trustedFolders.json"), `{`+jsonString(w.project)+`: "TRUST_FOLDER"}`)
 			}
-			res, err := mcpwrap.Wrap(tc.client, path, mcpwrap.Options{Command: stand}, nil, false)
+			res, err := mcpwrap.Wrap(tc.client, path, &mcpwrap.Options{Command: stand}, nil, false)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -145,7 +145,7 @@ env = { TOOLGATE_ARGV_LOG = "ARGVLOG" }
 					t.Fatalf("codex reads %+v", list[0])
 				}
 			}
-			un, err := mcpwrap.Unwrap(tc.client, path, mcpwrap.Options{}, nil, false)
+			un, err := mcpwrap.Unwrap(tc.client, path, nil, nil, false)
 			if err != nil {
 				t.Fatal(err)
 			}

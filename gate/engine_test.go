@@ -16,7 +16,7 @@ func TestWithEngine(t *testing.T) {
 	def := toolgate.Ask
 	l := toolgate.Layer{Source: toolgate.SourceProject, Root: "/repo", Default: &def,
 		Deny: []toolgate.RuleSpec{{Text: "Bash(rm:*)"}}}
-	cfg, err := toolgate.Compile([]toolgate.Layer{l}, toolgate.Options{})
+	cfg, err := toolgate.Compile([]toolgate.Layer{l}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

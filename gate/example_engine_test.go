@@ -23,7 +23,7 @@ allow: ["Bash(go test:*)"]
 examples:
   - {tool: Bash, input: {command: "rm -rf /repo/build"}, expect: deny}
 `)}}
-	cfg, _, err := config.Build(config.Options{FS: fsys, Cwd: "/repo", Explicit: []string{"/repo/.toolgate/policy.yaml"}, Builtin: true})
+	cfg, _, err := config.Build(&config.Options{FS: fsys, Cwd: "/repo", Explicit: []string{"/repo/.toolgate/policy.yaml"}, Builtin: true})
 	if err != nil {
 		fmt.Println(err)
 		return

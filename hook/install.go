@@ -136,7 +136,11 @@ func (o InstallOptions) matcher(c Client) string {
 //
 // Codex reads a project's .codex/config.toml only when the project is
 // trusted.
-func SettingsPath(c Client, o InstallOptions) (string, error) {
+func SettingsPath(c Client, options *InstallOptions) (string, error) {
+	var o InstallOptions
+	if options != nil {
+		o = *options
+	}
 	if _, err := ParseClient(string(c)); err != nil {
 		return "", err
 	}
@@ -213,7 +217,11 @@ func absPath(p string) (string, error) {
 // Install is idempotent: when the entry is already there, nothing changes.
 // An older toolgate entry (a command "toolgate hook …", or the Codex marker
 // block) is replaced rather than duplicated.
-func Install(c Client, o InstallOptions) (path string, content []byte, err error) {
+func Install(c Client, options *InstallOptions) (path string, content []byte, err error) {
+	var o InstallOptions
+	if options != nil {
+		o = *options
+	}
 	return edit(c, o, true)
 }
 
@@ -222,12 +230,16 @@ func Install(c Client, o InstallOptions) (path string, content []byte, err error
 // file, keeping everything else, and returns the file's path and new
 // content. Matcher groups and event lists left empty by the removal are
 // removed too. A file without toolgate entries is left alone.
-func Uninstall(c Client, o InstallOptions) (path string, content []byte, err error) {
+func Uninstall(c Client, options *InstallOptions) (path string, content []byte, err error) {
+	var o InstallOptions
+	if options != nil {
+		o = *options
+	}
 	return edit(c, o, false)
 }
 
 func edit(c Client, o InstallOptions, install bool) (string, []byte, error) {
-	path, err := SettingsPath(c, o)
+	path, err := SettingsPath(c, &o)
 	if err != nil {
 		return "", nil, err
 	}

@@ -49,7 +49,7 @@ func TestInstallClaude(t *testing.T) {
 	path := filepath.Join(dir, ".claude", "settings.json")
 	writeFile(t, path, claudeExisting)
 	o := InstallOptions{Dir: dir}
-	got, content, err := Install(Claude, o)
+	got, content, err := Install(Claude, &o)
 	if err != nil || got != path {
 		t.Fatalf("Install: %q, %v", got, err)
 	}
@@ -120,12 +120,12 @@ func TestInstallClaude(t *testing.T) {
 		t.Errorf("permissions %v, want 0600 kept", st.Mode().Perm())
 	}
 	// Idempotent.
-	_, again, err := Install(Claude, o)
+	_, again, err := Install(Claude, &o)
 	if err != nil || string(again) != want {
 		t.Errorf("second install changed the file: %v\n%s", err, again)
 	}
 	// Uninstall keeps everything else (the stale entry is already gone).
-	_, un, err := Uninstall(Claude, o)
+	_, un, err := Uninstall(Claude, &o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -133,7 +133,7 @@ func TestInstallClaude(t *testing.T) {
 		t.Errorf("uninstall:\n%s", un)
 	}
 	// Uninstalling again changes nothing.
-	_, un2, err := Uninstall(Claude, o)
+	_, un2, err := Uninstall(Claude, &o)
 	if err != nil || !bytes.Equal(un, un2) {
 		t.Errorf("second uninstall: %v\n%s", err, un2)
 	}
@@ -144,7 +144,7 @@ func TestInstallNewFiles(t *testing.T) {
 		t.Run(string(c), func(t *testing.T) {
 			dir, home := t.TempDir(), t.TempDir()
 			o := InstallOptions{Dir: dir, Home: home}
-			path, content, err := Install(c, o)
+			path, content, err := Install(c, &o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -161,11 +161,11 @@ func TestInstallNewFiles(t *testing.T) {
 			} else if !strings.HasPrefix(path, dir) {
 				t.Errorf("%s installs in the project by default: %s", c, path)
 			}
-			_, again, err := Install(c, o)
+			_, again, err := Install(c, &o)
 			if err != nil || !bytes.Equal(again, content) {
 				t.Errorf("not idempotent: %v\n%s", err, again)
 			}
-			_, un, err := Uninstall(c, o)
+			_, un, err := Uninstall(c, &o)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -182,29 +182,29 @@ func TestInstallScopes(t *testing.T) {
 		Claude: "/home/u/.claude/settings.json", Gemini: "/home/u/.gemini/settings.json",
 		Codex: "/home/u/.codex/config.toml", Cursor: "/home/u/.cursor/hooks.json",
 	} {
-		if got, err := SettingsPath(c, o); err != nil || got != want {
+		if got, err := SettingsPath(c, &o); err != nil || got != want {
 			t.Errorf("%s user: %q, %v; want %q", c, got, err, want)
 		}
 	}
 	o.CodexHome = "/ch"
-	if got, _ := SettingsPath(Codex, o); got != "/ch/config.toml" {
+	if got, _ := SettingsPath(Codex, &o); got != "/ch/config.toml" {
 		t.Errorf("CODEX_HOME: %q", got)
 	}
 	o.Scope = ScopeProject
-	if got, _ := SettingsPath(Codex, o); got != "/proj/.codex/config.toml" {
+	if got, _ := SettingsPath(Codex, &o); got != "/proj/.codex/config.toml" {
 		t.Errorf("codex project: %q", got)
 	}
-	if _, err := SettingsPath(Claude, InstallOptions{Scope: ScopeProject, Dir: "rel"}); err == nil {
+	if _, err := SettingsPath(Claude, &InstallOptions{Scope: ScopeProject, Dir: "rel"}); err == nil {
 		t.Error("a relative directory must be an error")
 	}
-	if _, err := SettingsPath(Claude, InstallOptions{Scope: "team", Dir: "/p"}); err == nil {
+	if _, err := SettingsPath(Claude, &InstallOptions{Scope: "team", Dir: "/p"}); err == nil {
 		t.Error("an unknown scope must be an error")
 	}
 }
 
 func TestInstallDryRun(t *testing.T) {
 	dir := t.TempDir()
-	path, content, err := Install(Gemini, InstallOptions{Dir: dir, Scope: ScopeProject, DryRun: true})
+	path, content, err := Install(Gemini, &InstallOptions{Dir: dir, Scope: ScopeProject, DryRun: true})
 	if err != nil || len(content) == 0 {
 		t.Fatal(err)
 	}
@@ -218,14 +218,14 @@ func TestInstallRefusesBrokenJSON(t *testing.T) {
 	path := filepath.Join(dir, ".gemini", "settings.json")
 	broken := "{\n  // a comment\n  \"ui\": {}\n}\n"
 	writeFile(t, path, broken)
-	if _, _, err := Install(Gemini, InstallOptions{Dir: dir, Scope: ScopeProject}); err == nil {
+	if _, _, err := Install(Gemini, &InstallOptions{Dir: dir, Scope: ScopeProject}); err == nil {
 		t.Error("want an error for JSON with comments")
 	}
 	if readFile(t, path) != broken {
 		t.Error("a file that cannot be merged was changed")
 	}
 	writeFile(t, path, `{"hooks": []}`)
-	if _, _, err := Install(Gemini, InstallOptions{Dir: dir, Scope: ScopeProject}); err == nil {
+	if _, _, err := Install(Gemini, &InstallOptions{Dir: dir, Scope: ScopeProject}); err == nil {
 		t.Error("want an error for hooks that is not an object")
 	}
 }
@@ -234,7 +234,7 @@ func TestInstallGeminiKeepsOthers(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, ".gemini", "settings.json")
 	writeFile(t, path, `{"security":{"auth":{"selectedType":"gemini-api-key"}},"hooks":{"BeforeTool":[{"matcher":"write_file","hooks":[{"type":"command","command":"./check.sh"}]}]}}`)
-	_, content, err := Install(Gemini, InstallOptions{Dir: dir, Scope: ScopeProject, Command: "/opt/toolgate hook gemini --config /etc/p.yaml"})
+	_, content, err := Install(Gemini, &InstallOptions{Dir: dir, Scope: ScopeProject, Command: "/opt/toolgate hook gemini --config /etc/p.yaml"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -258,7 +258,7 @@ func TestInstallGeminiKeepsOthers(t *testing.T) {
 		v.Hooks.BeforeTool[1].Hooks[0].Timeout != 10000 {
 		t.Errorf("merged settings:\n%s", content)
 	}
-	_, un, err := Uninstall(Gemini, InstallOptions{Dir: dir, Scope: ScopeProject})
+	_, un, err := Uninstall(Gemini, &InstallOptions{Dir: dir, Scope: ScopeProject})
 	if err != nil || bytes.Contains(un, []byte("toolgate")) || !bytes.Contains(un, []byte("./check.sh")) {
 		t.Errorf("uninstall: %v\n%s", err, un)
 	}
@@ -283,7 +283,7 @@ func TestInstallCodex(t *testing.T) {
 	path := filepath.Join(home, "config.toml")
 	writeFile(t, path, codexExisting)
 	o := InstallOptions{CodexHome: home, Command: `toolgate hook codex --config "/a b/p.yaml"`}
-	_, content, err := Install(Codex, o)
+	_, content, err := Install(Codex, &o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -312,18 +312,18 @@ timeout = 10
 		v.Hooks.PreToolUse[1].Hooks[0].Command != o.Command || v.Model != "gpt-5-codex" {
 		t.Errorf("decoded %+v, %v", v, err)
 	}
-	_, again, err := Install(Codex, o)
+	_, again, err := Install(Codex, &o)
 	if err != nil || string(again) != want {
 		t.Errorf("not idempotent: %v\n%s", err, again)
 	}
 	// A changed command replaces the block.
 	o2 := o
 	o2.Command = "toolgate hook codex"
-	_, changed, err := Install(Codex, o2)
+	_, changed, err := Install(Codex, &o2)
 	if err != nil || strings.Count(string(changed), tomlBegin) != 1 || !strings.Contains(string(changed), "command = \"toolgate hook codex\"\n") {
 		t.Errorf("reinstall: %v\n%s", err, changed)
 	}
-	_, un, err := Uninstall(Codex, o)
+	_, un, err := Uninstall(Codex, &o)
 	if err != nil || string(un) != codexExisting+"\n" {
 		t.Errorf("uninstall: %v\n%q", err, un)
 	}
@@ -334,14 +334,14 @@ func TestInstallCodexInlineHooks(t *testing.T) {
 	path := filepath.Join(home, "config.toml")
 	inline := "[hooks]\nPreToolUse = [{matcher = \"Bash\", hooks = [{type = \"command\", command = \"x\"}]}]\n"
 	writeFile(t, path, inline)
-	if _, _, err := Install(Codex, InstallOptions{CodexHome: home}); err == nil {
+	if _, _, err := Install(Codex, &InstallOptions{CodexHome: home}); err == nil {
 		t.Error("want an error when the block cannot be appended")
 	}
 	if readFile(t, path) != inline {
 		t.Error("file changed")
 	}
 	writeFile(t, path, "not = = toml")
-	if _, _, err := Install(Codex, InstallOptions{CodexHome: home}); err == nil {
+	if _, _, err := Install(Codex, &InstallOptions{CodexHome: home}); err == nil {
 		t.Error("want an error for invalid TOML")
 	}
 }
@@ -350,7 +350,7 @@ func TestInstallCursor(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, ".cursor", "hooks.json")
 	writeFile(t, path, `{"version":1,"hooks":{"afterFileEdit":[{"command":"./fmt.sh"}],"beforeShellExecution":[{"command":"./audit.sh"},{"command":"toolgate hook cursor --ask-policy deny"}]}}`)
-	_, content, err := Install(Cursor, InstallOptions{Dir: dir})
+	_, content, err := Install(Cursor, &InstallOptions{Dir: dir})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -373,11 +373,11 @@ func TestInstallCursor(t *testing.T) {
 			t.Errorf("%s: %+v", ev, l)
 		}
 	}
-	_, again, _ := Install(Cursor, InstallOptions{Dir: dir})
+	_, again, _ := Install(Cursor, &InstallOptions{Dir: dir})
 	if !bytes.Equal(again, content) {
 		t.Errorf("not idempotent:\n%s", again)
 	}
-	_, un, err := Uninstall(Cursor, InstallOptions{Dir: dir})
+	_, un, err := Uninstall(Cursor, &InstallOptions{Dir: dir})
 	if err != nil || bytes.Contains(un, []byte("toolgate")) || !bytes.Contains(un, []byte("./audit.sh")) || !bytes.Contains(un, []byte("./fmt.sh")) {
 		t.Errorf("uninstall: %v\n%s", err, un)
 	}
@@ -385,7 +385,7 @@ func TestInstallCursor(t *testing.T) {
 
 func TestUninstallMissingFile(t *testing.T) {
 	dir := t.TempDir()
-	path, content, err := Uninstall(Claude, InstallOptions{Dir: dir})
+	path, content, err := Uninstall(Claude, &InstallOptions{Dir: dir})
 	if err != nil || content != nil {
 		t.Errorf("%v %q", err, content)
 	}

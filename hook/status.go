@@ -120,7 +120,11 @@ func (s *Status) add(name string, ok bool, format string, args ...any) bool {
 //     configuration — a write into .git/hooks, which is a protected path,
 //     in the mode where nobody can be asked — and must answer deny in the
 //     client's format.
-func CheckStatus(ctx context.Context, c Client, o StatusOptions) Status {
+func CheckStatus(ctx context.Context, c Client, options *StatusOptions) Status {
+	var o StatusOptions
+	if options != nil {
+		o = *options
+	}
 	st := Status{Client: c}
 	if _, err := ParseClient(string(c)); err != nil {
 		st.add("settings", false, "%v", err)
@@ -698,7 +702,11 @@ func codexSettings(ctx context.Context, st *Status, o StatusOptions) (string, bo
 // config.toml the hook is in, after asking Codex (hooks/list) for the key
 // and the hash. It returns an error, saying what to run, when Codex cannot
 // be asked or the hook is not listed.
-func TrustCodex(ctx context.Context, o StatusOptions) error {
+func TrustCodex(ctx context.Context, options *StatusOptions) error {
+	var o StatusOptions
+	if options != nil {
+		o = *options
+	}
 	hooks, err := codexList(ctx, o)
 	if errors.Is(err, errNoCodex) {
 		return errors.New("codex skips a hook it has not trusted, and no codex command is on PATH to record the trust: " +
@@ -719,14 +727,14 @@ func TrustCodex(ctx context.Context, o StatusOptions) error {
 	}
 	io := o.InstallOptions
 	io.CodexTrust = map[string]string{h.Key: h.CurrentHash}
-	path, err := SettingsPath(Codex, io)
+	path, err := SettingsPath(Codex, &io)
 	if err != nil {
 		return err
 	}
 	if h.SourcePath != "" && filepath.Clean(h.SourcePath) != filepath.Clean(path) {
 		return fmt.Errorf("codex reads the toolgate hook from %s, not %s; trust it in codex's /hooks", h.SourcePath, path)
 	}
-	if _, _, err := Install(Codex, io); err != nil {
+	if _, _, err := Install(Codex, &io); err != nil {
 		return err
 	}
 	return nil

@@ -112,14 +112,14 @@ func TestTrustCodexAndStatus(t *testing.T) {
 		Env:            []string{"PATH=/usr/bin:/bin"},
 	}
 	ctx := context.Background()
-	if _, _, err := Install(Codex, o.InstallOptions); err != nil {
+	if _, _, err := Install(Codex, &o.InstallOptions); err != nil {
 		t.Fatal(err)
 	}
-	st := CheckStatus(ctx, Codex, o)
+	st := CheckStatus(ctx, Codex, &o)
 	if st.OK() || !strings.Contains(st.String(), "untrusted") {
 		t.Fatalf("status of an untrusted hook:\n%s", st)
 	}
-	if err := TrustCodex(ctx, o); err != nil {
+	if err := TrustCodex(ctx, &o); err != nil {
 		t.Fatal(err)
 	}
 	cfg := readFile(t, filepath.Join(codexHome, "config.toml"))
@@ -127,19 +127,19 @@ func TestTrustCodexAndStatus(t *testing.T) {
 		!strings.Contains(cfg, `trusted_hash = "sha256:fake"`) {
 		t.Fatalf("the trust is not recorded:\n%s", cfg)
 	}
-	st = CheckStatus(ctx, Codex, o)
+	st = CheckStatus(ctx, Codex, &o)
 	if !st.OK() {
 		t.Fatalf("status after TrustCodex:\n%s", st)
 	}
 	// Installing again keeps the trust; uninstalling removes it with the
 	// block.
-	if _, _, err := Install(Codex, o.InstallOptions); err != nil {
+	if _, _, err := Install(Codex, &o.InstallOptions); err != nil {
 		t.Fatal(err)
 	}
 	if cfg := readFile(t, filepath.Join(codexHome, "config.toml")); !strings.Contains(cfg, "trusted_hash") {
 		t.Errorf("reinstalling dropped the trust:\n%s", cfg)
 	}
-	if _, _, err := Uninstall(Codex, o.InstallOptions); err != nil {
+	if _, _, err := Uninstall(Codex, &o.InstallOptions); err != nil {
 		t.Fatal(err)
 	}
 	if cfg := readFile(t, filepath.Join(codexHome, "config.toml")); cfg != "model = \"m\"\n" {
@@ -148,15 +148,15 @@ func TestTrustCodexAndStatus(t *testing.T) {
 	// Without a codex to ask, trust cannot be recorded, and the error says
 	// what to run.
 	o.Codex = filepath.Join(dir, "no-such-codex")
-	if _, _, err := Install(Codex, o.InstallOptions); err != nil {
+	if _, _, err := Install(Codex, &o.InstallOptions); err != nil {
 		t.Fatal(err)
 	}
-	if err := TrustCodex(ctx, o); err == nil {
+	if err := TrustCodex(ctx, &o); err == nil {
 		t.Error("TrustCodex with a missing codex succeeded")
 	}
 	if _, err := exec.LookPath("codex"); err != nil {
 		o.Codex = ""
-		if err := TrustCodex(ctx, o); err == nil || !strings.Contains(err.Error(), "--codex") {
+		if err := TrustCodex(ctx, &o); err == nil || !strings.Contains(err.Error(), "--codex") {
 			t.Errorf("TrustCodex without codex on PATH: %v", err)
 		}
 	}
@@ -170,20 +170,20 @@ func TestCheckStatusClaudeProbe(t *testing.T) {
 		t.Fatal(err)
 	}
 	o := StatusOptions{InstallOptions: InstallOptions{Home: filepath.Join(dir, "home"), Dir: dir, Command: tg + " hook claude"}, Env: []string{}}
-	if _, _, err := Install(Claude, o.InstallOptions); err != nil {
+	if _, _, err := Install(Claude, &o.InstallOptions); err != nil {
 		t.Fatal(err)
 	}
-	if st := CheckStatus(context.Background(), Claude, o); !st.OK() {
+	if st := CheckStatus(context.Background(), Claude, &o); !st.OK() {
 		t.Errorf("status:\n%s", st)
 	}
 	// A hook that allows the probe is not toolgate deciding.
 	writeFile(t, tg, "#!/bin/sh\ncat >/dev/null\necho '{\"hookSpecificOutput\":{\"hookEventName\":\"PreToolUse\",\"permissionDecision\":\"allow\"}}'\n")
-	if st := CheckStatus(context.Background(), Claude, o); st.OK() || !strings.Contains(st.String(), `answered "allow"`) {
+	if st := CheckStatus(context.Background(), Claude, &o); st.OK() || !strings.Contains(st.String(), `answered "allow"`) {
 		t.Errorf("status of an allowing hook:\n%s", st)
 	}
 	// A hook that exits 2 blocks every call: not live.
 	writeFile(t, tg, "#!/bin/sh\necho broken >&2\nexit 2\n")
-	if st := CheckStatus(context.Background(), Claude, o); st.OK() || !strings.Contains(st.String(), "blocks every call") {
+	if st := CheckStatus(context.Background(), Claude, &o); st.OK() || !strings.Contains(st.String(), "blocks every call") {
 		t.Errorf("status of a blocking hook:\n%s", st)
 	}
 }

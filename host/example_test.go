@@ -48,9 +48,9 @@ func ExampleEngineOptions() {
 		opts toolgate.Options
 	}{
 		{"without host", toolgate.Options{}},
-		{"with host", host.EngineOptions("")},
+		{"with host", *host.EngineOptions("")},
 	} {
-		cfg, err := toolgate.Compile([]toolgate.Layer{layer}, tc.opts)
+		cfg, err := toolgate.Compile([]toolgate.Layer{layer}, &tc.opts)
 		if err != nil {
 			fmt.Println(err)
 			return

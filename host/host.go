@@ -31,8 +31,8 @@ import (
 // new [SymlinkResolver], [IsDir] and [Glob], with userConfigDir as
 // toolgate's user configuration directory (a protected path; "" means
 // ~/.config/toolgate). Classifier is left nil.
-func EngineOptions(userConfigDir string) toolgate.Options {
-	return toolgate.Options{ResolveSymlinks: NewSymlinkResolver().Resolve, IsDir: IsDir, Glob: Glob, UserConfigDir: userConfigDir}
+func EngineOptions(userConfigDir string) *toolgate.Options {
+	return &toolgate.Options{ResolveSymlinks: NewSymlinkResolver().Resolve, IsDir: IsDir, Glob: Glob, UserConfigDir: userConfigDir}
 }
 
 // FS returns the real file system rooted at "/", as config.Options.FS

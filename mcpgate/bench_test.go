@@ -91,7 +91,7 @@ func BenchmarkIdleSession(b *testing.B) {
 // newBenchFixture is newFixture for a benchmark.
 func newBenchFixture(b *testing.B) *fixture {
 	up := newTestUpstream()
-	p, err := New(Options{Engine: newEngine(b, testPolicy), Servers: []ServerSpec{{Name: "up", Command: []string{"unused"}}},
+	p, err := New(&Options{Engine: newEngine(b, testPolicy), Servers: []ServerSpec{{Name: "up", Command: []string{"unused"}}},
 		Connect: up.connect, Pin: PinOff, Audit: discardSink{}, Cwd: "/work"})
 	if err != nil {
 		b.Fatal(err)

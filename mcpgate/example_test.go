@@ -35,12 +35,12 @@ default: ask
 allow: ["mcp__files__read_file"]
 deny:  ["mcp__files__write_file(path:/etc/*)"]
 `)}}
-	cfg, _, err := config.Build(config.Options{FS: policy, Cwd: "/work", Explicit: []string{"/etc/toolgate/policy.yaml"}})
+	cfg, _, err := config.Build(&config.Options{FS: policy, Cwd: "/work", Explicit: []string{"/etc/toolgate/policy.yaml"}})
 	if err != nil {
 		log.Fatal(err)
 	}
 
-	proxy, err := mcpgate.New(mcpgate.Options{
+	proxy, err := mcpgate.New(&mcpgate.Options{
 		Engine:  toolgate.NewEngine(cfg),
 		Servers: []mcpgate.ServerSpec{{Name: "files", Command: []string{"files-server"}}},
 		Cwd:     "/work",

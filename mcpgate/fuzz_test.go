@@ -30,7 +30,7 @@ func FuzzJSONRPCInput(f *testing.F) {
 		f.Add(seed)
 	}
 	up := newTestUpstream()
-	p, err := New(Options{Engine: newEngine(f, testPolicy), Servers: []ServerSpec{{Name: "up", Command: []string{"unused"}}},
+	p, err := New(&Options{Engine: newEngine(f, testPolicy), Servers: []ServerSpec{{Name: "up", Command: []string{"unused"}}},
 		Connect: up.connect, Pin: PinOff, Cwd: "/work", AskTimeout: time.Second, CallTimeout: time.Second})
 	if err != nil {
 		f.Fatal(err)

@@ -43,7 +43,7 @@ rewrite:
 func newEngine(t testing.TB, policy string) *Engine {
 	t.Helper()
 	fsys := fstest.MapFS{"etc/policy.yaml": {Data: []byte(policy)}}
-	cfg, _, err := config.Build(config.Options{FS: fsys, Cwd: "/work", Home: "/home/u", Explicit: []string{"/etc/policy.yaml"}})
+	cfg, _, err := config.Build(&config.Options{FS: fsys, Cwd: "/work", Home: "/home/u", Explicit: []string{"/etc/policy.yaml"}})
 	if err != nil {
 		t.Fatalf("policy: %v", err)
 	}
@@ -227,7 +227,7 @@ func newFixture(t *testing.T, fo fixtureOpts) *fixture {
 	if fo.opts != nil {
 		fo.opts(&opts)
 	}
-	p, err := New(opts)
+	p, err := New(&opts)
 	if err != nil {
 		t.Fatal(err)
 	}

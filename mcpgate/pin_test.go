@@ -184,7 +184,7 @@ func TestHTTPUpstream(t *testing.T) {
 		h.ServeHTTP(w, r)
 	}))
 	defer srv.Close()
-	p, err := New(Options{Engine: newEngine(t, testPolicy), Cwd: "/work", Pin: PinOff,
+	p, err := New(&Options{Engine: newEngine(t, testPolicy), Cwd: "/work", Pin: PinOff,
 		Servers: []ServerSpec{{Name: "up", URL: srv.URL, Headers: map[string]string{"Authorization": "Bearer upstream-secret"}}}})
 	if err != nil {
 		t.Fatal(err)

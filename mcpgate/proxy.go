@@ -112,7 +112,11 @@ type toolEntry struct {
 }
 
 // New returns a proxy for the servers; call Start to connect them.
-func New(opts Options) (*Proxy, error) {
+func New(options *Options) (*Proxy, error) {
+	var opts Options
+	if options != nil {
+		opts = *options
+	}
 	if opts.Engine == nil {
 		return nil, errors.New("mcpgate: no policy engine")
 	}

@@ -435,7 +435,7 @@ func TestKeepNames(t *testing.T) {
 	if _, _, err := f.call(t, "secret_tool", map[string]any{}); err == nil || !strings.Contains(err.Error(), "mcp__up__secret_tool is hidden by the policy") {
 		t.Errorf("hidden tool: %v", err)
 	}
-	if _, err := New(Options{Engine: f.proxy.opts.Engine, Cwd: "/", KeepNames: true, Servers: []ServerSpec{{Name: "a"}, {Name: "b"}}}); err == nil {
+	if _, err := New(&Options{Engine: f.proxy.opts.Engine, Cwd: "/", KeepNames: true, Servers: []ServerSpec{{Name: "a"}, {Name: "b"}}}); err == nil {
 		t.Error("KeepNames with two servers: no error")
 	}
 }

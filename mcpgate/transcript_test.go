@@ -120,7 +120,7 @@ func runTranscript(t *testing.T, policy, client, optText string) (string, string
 			opts.Lock.Servers["up"][name] = "sha256:" + strings.Repeat("0", 64)
 		}
 	}
-	p, err := New(opts)
+	p, err := New(&opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -36,11 +36,11 @@ func BenchmarkWrapLargeClaudeJSON(b *testing.B) {
 	b.SetBytes(int64(len(src)))
 	b.ReportAllocs()
 	for b.Loop() {
-		w, err := WrapText(Claude, "/home/u/.claude.json", src, nil, Options{Command: testCommand})
+		w, err := WrapText(Claude, "/home/u/.claude.json", src, nil, &Options{Command: testCommand})
 		if err != nil || len(w.Entries) != 210 {
 			b.Fatalf("%v, %d entries", err, len(w.Entries))
 		}
-		u, err := UnwrapText(Claude, "/home/u/.claude.json", w.Content, w.State, Options{})
+		u, err := UnwrapText(Claude, "/home/u/.claude.json", w.Content, w.State, nil)
 		if err != nil || !u.Identical {
 			b.Fatalf("%v, identical %v", err, u.Identical)
 		}

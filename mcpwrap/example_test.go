@@ -17,7 +17,7 @@ func ExampleWrapText() {
 }
 `)
 	o := mcpwrap.Options{Command: "/usr/local/bin/toolgate"}
-	w, err := mcpwrap.WrapText(mcpwrap.Claude, "/p/.mcp.json", src, nil, o)
+	w, err := mcpwrap.WrapText(mcpwrap.Claude, "/p/.mcp.json", src, nil, &o)
 	if err != nil {
 		log.Fatal(err)
 	}
@@ -25,7 +25,7 @@ func ExampleWrapText() {
 	for _, e := range w.Entries {
 		fmt.Println(e)
 	}
-	u, err := mcpwrap.UnwrapText(mcpwrap.Claude, "/p/.mcp.json", w.Content, w.State, mcpwrap.Options{})
+	u, err := mcpwrap.UnwrapText(mcpwrap.Claude, "/p/.mcp.json", w.Content, w.State, nil)
 	if err != nil {
 		log.Fatal(err)
 	}

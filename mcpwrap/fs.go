@@ -89,14 +89,22 @@ func (OSFS) WriteFile(name string, data []byte, perm fs.FileMode) error {
 // The file is read again just before it is replaced; if it changed in
 // between (the client wrote it), nothing is written and the error says to
 // run again.
-func Wrap(c Client, path string, o Options, fsys FS, dryRun bool) (*Result, error) {
+func Wrap(c Client, path string, options *Options, fsys FS, dryRun bool) (*Result, error) {
+	var o Options
+	if options != nil {
+		o = *options
+	}
 	return apply(c, path, o, fsys, dryRun, true)
 }
 
 // Unwrap restores the wrapped servers of a configuration file (see
 // [UnwrapText]) and, unless dryRun, writes the file and then updates or
 // removes the state file.
-func Unwrap(c Client, path string, o Options, fsys FS, dryRun bool) (*Result, error) {
+func Unwrap(c Client, path string, options *Options, fsys FS, dryRun bool) (*Result, error) {
+	var o Options
+	if options != nil {
+		o = *options
+	}
 	return apply(c, path, o, fsys, dryRun, false)
 }
 
@@ -120,7 +128,7 @@ func apply(c Client, path string, o Options, fsys FS, dryRun, wrap bool) (*Resul
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {
 		return nil, err
 	}
-	res, err := edit(c, path, src, state, o)
+	res, err := edit(c, path, src, state, &o)
 	if err != nil {
 		return nil, err
 	}

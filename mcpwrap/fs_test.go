@@ -27,7 +27,7 @@ func TestWrapFiles(t *testing.T) {
 	}
 	o := Options{Command: testCommand}
 
-	if _, err := Wrap(Claude, path, o, nil, true); err != nil {
+	if _, err := Wrap(Claude, path, &o, nil, true); err != nil {
 		t.Fatal(err)
 	}
 	if b, _ := os.ReadFile(real); string(b) != claudeIn {
@@ -37,7 +37,7 @@ func TestWrapFiles(t *testing.T) {
 		t.Fatalf("a dry run wrote the state: %v", err)
 	}
 
-	res, err := Wrap(Claude, path, o, nil, false)
+	res, err := Wrap(Claude, path, &o, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -61,14 +61,14 @@ func TestWrapFiles(t *testing.T) {
 
 	// Again: nothing changes, not even the modification times.
 	before, _ := os.Stat(real)
-	if res, err := Wrap(Claude, path, o, nil, false); err != nil || res.Changed {
+	if res, err := Wrap(Claude, path, &o, nil, false); err != nil || res.Changed {
 		t.Fatalf("wrap again: %v, changed %v", err, res != nil && res.Changed)
 	}
 	if after, _ := os.Stat(real); !after.ModTime().Equal(before.ModTime()) {
 		t.Error("wrapping again rewrote the file")
 	}
 
-	un, err := Unwrap(Claude, path, Options{}, nil, false)
+	un, err := Unwrap(Claude, path, nil, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -86,13 +86,13 @@ func TestWrapFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	var re *RefusedError
-	if _, err := Wrap(Claude, bad, o, nil, false); !errors.As(err, &re) || len(re.Entries) != 1 {
+	if _, err := Wrap(Claude, bad, &o, nil, false); !errors.As(err, &re) || len(re.Entries) != 1 {
 		t.Fatalf("want a refusal of one entry, got %v", err)
 	}
 	if b, _ := os.ReadFile(bad); string(b) != remote {
 		t.Error("a refusal wrote the file")
 	}
-	if _, err := Wrap(Claude, filepath.Join(dir, "missing.json"), o, nil, false); err == nil || !strings.Contains(err.Error(), "does not exist") {
+	if _, err := Wrap(Claude, filepath.Join(dir, "missing.json"), &o, nil, false); err == nil || !strings.Contains(err.Error(), "does not exist") {
 		t.Errorf("missing file: %v", err)
 	}
 }
@@ -123,7 +123,7 @@ func TestWrapConcurrentChange(t *testing.T) {
 	if err := os.WriteFile(path, []byte(claudeIn), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	_, err := Wrap(Claude, path, Options{Command: testCommand}, &changingFS{path: path}, false)
+	_, err := Wrap(Claude, path, &Options{Command: testCommand}, &changingFS{path: path}, false)
 	if err == nil || !strings.Contains(err.Error(), "changed while") {
 		t.Fatalf("got %v", err)
 	}

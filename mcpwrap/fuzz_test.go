@@ -19,14 +19,14 @@ import (
 func checkRoundTrip(t *testing.T, c Client, file string, in []byte) {
 	t.Helper()
 	o := Options{Command: testCommand, Partial: true, HeadersInArgs: true}
-	w, err := WrapText(c, file, in, nil, o)
+	w, err := WrapText(c, file, in, nil, &o)
 	if err != nil {
 		if strings.Contains(err.Error(), "internal error") {
 			t.Fatalf("wrap: %v\ninput:\n%s", err, in)
 		}
 		return
 	}
-	again, err := WrapText(c, file, w.Content, w.State, o)
+	again, err := WrapText(c, file, w.Content, w.State, &o)
 	if err != nil || again.Changed || !bytes.Equal(again.State, w.State) {
 		t.Fatalf("wrap again: changed %v, err %v\ninput:\n%s\nwrapped:\n%s", again != nil && again.Changed, err, in, w.Content)
 	}
@@ -37,7 +37,7 @@ func checkRoundTrip(t *testing.T, c Client, file string, in []byte) {
 			return
 		}
 	}
-	u, err := UnwrapText(c, file, w.Content, w.State, Options{})
+	u, err := UnwrapText(c, file, w.Content, w.State, nil)
 	if err != nil {
 		t.Fatalf("unwrap: %v\ninput:\n%s\nwrapped:\n%s", err, in, w.Content)
 	}
@@ -53,7 +53,7 @@ func checkRoundTrip(t *testing.T, c Client, file string, in []byte) {
 		}
 	}
 	// Without the state, unwrap still restores what the entries run.
-	bare, err := UnwrapText(c, file, w.Content, nil, Options{})
+	bare, err := UnwrapText(c, file, w.Content, nil, nil)
 	if err != nil {
 		t.Fatalf("unwrap without state: %v", err)
 	}
@@ -134,7 +134,7 @@ func TestRoundTripGenerated(t *testing.T) {
 				file = "/p/config.toml"
 			}
 			o := Options{Command: testCommand, Partial: true}
-			w, err := WrapText(c, file, []byte(src), nil, o)
+			w, err := WrapText(c, file, []byte(src), nil, &o)
 			if err != nil {
 				t.Fatalf("%v\n%s", err, src)
 			}

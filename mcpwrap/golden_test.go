@@ -54,7 +54,7 @@ func TestGolden(t *testing.T) {
 			}
 			in := section(t, ar, "in", true)
 			got := map[string][]byte{}
-			res, err := WrapText(c, file, in, nil, o)
+			res, err := WrapText(c, file, in, nil, &o)
 			if err != nil {
 				got["error"] = []byte(err.Error() + "\n")
 			} else {
@@ -93,14 +93,14 @@ func TestGolden(t *testing.T) {
 // that unwrapping it gives back in exactly.
 func roundTrip(t *testing.T, c Client, file string, in []byte, res *Result, o Options) {
 	t.Helper()
-	again, err := WrapText(c, file, res.Content, res.State, o)
+	again, err := WrapText(c, file, res.Content, res.State, &o)
 	if err != nil {
 		t.Fatalf("wrap again: %v", err)
 	}
 	if again.Changed || !bytes.Equal(again.Content, res.Content) || !bytes.Equal(again.State, res.State) {
 		t.Errorf("wrapping twice changed the file:\n%s", again.Content)
 	}
-	un, err := UnwrapText(c, file, res.Content, res.State, Options{Servers: o.Servers})
+	un, err := UnwrapText(c, file, res.Content, res.State, &Options{Servers: o.Servers})
 	if err != nil {
 		t.Fatalf("unwrap: %v", err)
 	}

@@ -188,7 +188,7 @@ enabled = false
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			file := "/home/u/p/" + tc.file
-			w, err := WrapText(tc.client, file, []byte(tc.in), nil, Options{Command: testCommand, HeadersInArgs: true})
+			w, err := WrapText(tc.client, file, []byte(tc.in), nil, &Options{Command: testCommand, HeadersInArgs: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -199,7 +199,7 @@ enabled = false
 			if tc.state != nil {
 				state = tc.state(t, state)
 			}
-			u, err := UnwrapText(tc.client, file, []byte(wrapped), []byte(state), Options{})
+			u, err := UnwrapText(tc.client, file, []byte(wrapped), []byte(state), nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -232,25 +232,25 @@ enabled = false
 // and keeps its record.
 func TestUnwrapSelected(t *testing.T) {
 	file := "/p/.mcp.json"
-	w, err := WrapText(Claude, file, []byte(claudeIn), nil, Options{Command: testCommand})
+	w, err := WrapText(Claude, file, []byte(claudeIn), nil, &Options{Command: testCommand})
 	if err != nil {
 		t.Fatal(err)
 	}
-	u, err := UnwrapText(Claude, file, w.Content, w.State, Options{Servers: []string{"mem"}})
+	u, err := UnwrapText(Claude, file, w.Content, w.State, &Options{Servers: []string{"mem"}})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(u.Entries) != 1 || u.Entries[0].Action != Restored || u.State == nil || u.Identical {
 		t.Fatalf("entries %v, state %q, identical %v", u.Entries, u.State, u.Identical)
 	}
-	all, err := UnwrapText(Claude, file, u.Content, u.State, Options{})
+	all, err := UnwrapText(Claude, file, u.Content, u.State, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if string(all.Content) != claudeIn || !all.Identical || all.State != nil {
 		t.Fatalf("second unwrap:\n%s", all.Content)
 	}
-	if _, err := UnwrapText(Claude, file, all.Content, nil, Options{Servers: []string{"nope"}}); err == nil || !strings.Contains(err.Error(), `"nope"`) {
+	if _, err := UnwrapText(Claude, file, all.Content, nil, &Options{Servers: []string{"nope"}}); err == nil || !strings.Contains(err.Error(), `"nope"`) {
 		t.Fatalf("unknown server: %v", err)
 	}
 }
@@ -266,12 +266,12 @@ func TestWrapRefusesBadOptions(t *testing.T) {
 		{Command: testCommand, ProxyArgs: []string{"config.yaml"}},
 		{Command: testCommand, ProxyArgs: []string{"--config=${HOME}/p.yaml"}},
 	} {
-		if _, err := WrapText(Claude, "/p/.mcp.json", []byte(claudeIn), nil, o); err == nil {
+		if _, err := WrapText(Claude, "/p/.mcp.json", []byte(claudeIn), nil, &o); err == nil {
 			t.Errorf("%+v: no error", o)
 		}
 	}
 	// Codex expands nothing, so a '$' is only a character there.
-	if _, err := WrapText(Codex, "/p/config.toml", []byte(codexIn), nil, Options{Command: "/opt/$x/toolgate"}); err != nil {
+	if _, err := WrapText(Codex, "/p/config.toml", []byte(codexIn), nil, &Options{Command: "/opt/$x/toolgate"}); err != nil {
 		t.Errorf("codex: %v", err)
 	}
 }
@@ -280,19 +280,19 @@ func TestWrapRefusesBadOptions(t *testing.T) {
 // not named toolgate: recognised by their record, or by Options.Command.
 func TestUnwrapOtherProgramName(t *testing.T) {
 	file := "/p/.mcp.json"
-	w, err := WrapText(Claude, file, []byte(claudeIn), nil, Options{Command: "/opt/bin/tg"})
+	w, err := WrapText(Claude, file, []byte(claudeIn), nil, &Options{Command: "/opt/bin/tg"})
 	if err != nil {
 		t.Fatal(err)
 	}
-	u, err := UnwrapText(Claude, file, w.Content, w.State, Options{})
+	u, err := UnwrapText(Claude, file, w.Content, w.State, nil)
 	if err != nil || string(u.Content) != claudeIn {
 		t.Fatalf("with the record: %v\n%s", err, u.Content)
 	}
-	u, err = UnwrapText(Claude, file, w.Content, nil, Options{})
+	u, err = UnwrapText(Claude, file, w.Content, nil, nil)
 	if err != nil || string(u.Content) != string(w.Content) {
 		t.Fatalf("without record or command, nothing is recognised: %v\n%s", err, u.Content)
 	}
-	u, err = UnwrapText(Claude, file, w.Content, nil, Options{Command: "/opt/bin/tg"})
+	u, err = UnwrapText(Claude, file, w.Content, nil, &Options{Command: "/opt/bin/tg"})
 	if err != nil || len(u.Entries) != 2 || u.Entries[0].Action != Rebuilt {
 		t.Fatalf("with the command: %v %v", err, u.Entries)
 	}

@@ -376,7 +376,11 @@ func selected(file string, all []docServer, names []string) ([]docServer, error)
 // WrapText computes the wrap of one configuration file: c's file named
 // file (used for its layout and in messages) holding src, with the
 // content of its state file (nil when there is none). It does no I/O.
-func WrapText(c Client, file string, src, state []byte, o Options) (*Result, error) {
+func WrapText(c Client, file string, src, state []byte, options *Options) (*Result, error) {
+	var o Options
+	if options != nil {
+		o = *options
+	}
 	if o.Command == "" {
 		return nil, errors.New("no toolgate command to run the proxy")
 	}
@@ -652,7 +656,11 @@ func commandProblem(c Client, cmd string, extra []string) string {
 // otherwise (no record, or the entry was edited while wrapped) the entry
 // is rebuilt from its own command line, keeping its other fields as they
 // are now.
-func UnwrapText(c Client, file string, src, state []byte, o Options) (*Result, error) {
+func UnwrapText(c Client, file string, src, state []byte, options *Options) (*Result, error) {
+	var o Options
+	if options != nil {
+		o = *options
+	}
 	res := &Result{Path: file}
 	st, err := parseState(state)
 	if err != nil {

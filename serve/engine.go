@@ -27,8 +27,6 @@ type (
 	Call = toolgate.Call
 	// Decision is the engine's answer for one call.
 	Decision = toolgate.Decision
-	// EngineOptions are the engine's capabilities (symlinks, globs).
-	EngineOptions = toolgate.Options
 )
 
 // Outcome names as they appear in responses and metrics.
@@ -186,7 +184,7 @@ type PolicySource struct {
 	// Engine are the engine's capabilities. The zero value gives the engine
 	// no file system access, right for a service deciding for agents on
 	// other machines.
-	Engine EngineOptions
+	Engine *toolgate.Options
 }
 
 // policy is one loaded, compiled policy.
@@ -234,7 +232,7 @@ func loadPolicy(src PolicySource) (*policy, error) {
 		}
 		p.cfg = cfg
 	} else {
-		cfg, set, err := config.Build(config.Options{
+		cfg, set, err := config.Build(&config.Options{
 			FS: rootFS(), Cwd: "/", Explicit: src.Configs, Builtin: true, Engine: src.Engine,
 		})
 		if err != nil {
@@ -307,7 +305,7 @@ func checkSessionRule(r SessionRule) error {
 	if err != nil || (eff != toolgate.EffectAllow && eff != toolgate.EffectDeny && eff != toolgate.EffectAsk) {
 		return fmt.Errorf("effect must be allow, deny or ask, not %q", r.Effect)
 	}
-	scratch, err := toolgate.Compile(nil, toolgate.Options{})
+	scratch, err := toolgate.Compile(nil, nil)
 	if err != nil {
 		return err
 	}

@@ -53,7 +53,7 @@ func TestLoad(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, ln, e.srv, ServeOptions{Grace: 5 * time.Second}) }()
+	go func() { done <- Serve(ctx, ln, e.srv, &ServeOptions{Grace: 5 * time.Second}) }()
 	cpu0 := cpuTime()
 	res, err := loadgen.Run(context.Background(), loadgen.Config{
 		URL: "http://" + ln.Addr().String() + "/v1/decide", Token: e.agent, Bodies: loadBodies,

@@ -78,7 +78,7 @@ func newReplicas(t *testing.T) *replicas {
 	a := newEnv(t, openPG(t, dsn))
 	// B shares A's files: same policy, same tokens.
 	b := &testEnv{t: t, dir: a.dir, policyFile: a.policyFile, agent: a.agent, approver: a.approver, admin: a.admin, clock: a.clock}
-	srv, err := New(context.Background(), Options{Policy: PolicySource{Configs: []string{a.policyFile}}, Store: openPG(t, dsn),
+	srv, err := New(context.Background(), &Options{Policy: PolicySource{Configs: []string{a.policyFile}}, Store: openPG(t, dsn),
 		TokensFile: filepath.Join(a.dir, "tokens"), ReloadInterval: -1, Cwd: "/work", Now: a.clock.now})
 	if err != nil {
 		t.Fatal(err)
@@ -304,7 +304,7 @@ func TestReplicaProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv, err := New(context.Background(), Options{Policy: PolicySource{Configs: []string{os.Getenv("TOOLGATE_REPLICA_POLICY")}},
+	srv, err := New(context.Background(), &Options{Policy: PolicySource{Configs: []string{os.Getenv("TOOLGATE_REPLICA_POLICY")}},
 		Store: st, TokensFile: os.Getenv("TOOLGATE_REPLICA_TOKENS"), Cwd: "/work"})
 	if err != nil {
 		t.Fatal(err)
@@ -314,5 +314,5 @@ func TestReplicaProcess(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.WriteFile(os.Getenv("TOOLGATE_REPLICA_URL"), []byte("http://"+ln.Addr().String()), 0o644)
-	Serve(context.Background(), ln, srv, ServeOptions{}) // until killed
+	Serve(context.Background(), ln, srv, nil) // until killed
 }

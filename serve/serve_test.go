@@ -87,7 +87,7 @@ func newEnv(t *testing.T, st store.Store, opts ...envOpt) *testEnv {
 	for _, f := range opts {
 		f(&o)
 	}
-	srv, err := New(context.Background(), o)
+	srv, err := New(context.Background(), &o)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -562,10 +562,10 @@ func TestNewFailsClosed(t *testing.T) {
 	os.WriteFile(bad, []byte("version: 1\nallow: 3\n"), 0o644)
 	st, _ := store.OpenSQLite(context.Background(), filepath.Join(dir, "db"))
 	defer st.Close()
-	if _, err := New(context.Background(), Options{Policy: PolicySource{Configs: []string{bad}}, Store: st, TokensFile: tokens}); err == nil {
+	if _, err := New(context.Background(), &Options{Policy: PolicySource{Configs: []string{bad}}, Store: st, TokensFile: tokens}); err == nil {
 		t.Fatal("started with a broken policy")
 	}
-	if _, err := New(context.Background(), Options{Store: st, TokensFile: filepath.Join(dir, "none")}); err == nil {
+	if _, err := New(context.Background(), &Options{Store: st, TokensFile: filepath.Join(dir, "none")}); err == nil {
 		t.Fatal("started without tokens")
 	}
 }
@@ -604,7 +604,7 @@ func TestGracefulShutdown(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, ln, e.srv, ServeOptions{Grace: 5 * time.Second}) }()
+	go func() { done <- Serve(ctx, ln, e.srv, &ServeOptions{Grace: 5 * time.Second}) }()
 	url := "http://" + ln.Addr().String()
 	// A slow request in flight when shutdown starts still gets its answer.
 	pr, pw := io.Pipe()

@@ -88,7 +88,11 @@ type Server struct {
 // New loads the policy and the tokens and builds the server. A policy or
 // token file that does not load is an error: the service never starts
 // with a more permissive policy than the one written.
-func New(ctx context.Context, opts Options) (*Server, error) {
+func New(ctx context.Context, options *Options) (*Server, error) {
+	var opts Options
+	if options != nil {
+		opts = *options
+	}
 	if opts.Store == nil {
 		return nil, errors.New("serve: a store is required")
 	}
@@ -446,7 +450,11 @@ type ServeOptions struct {
 // Serve serves s on ln until ctx is done, then shuts down gracefully:
 // it stops accepting, lets requests in flight finish (up to Grace), and
 // flushes the decision log.
-func Serve(ctx context.Context, ln net.Listener, s *Server, o ServeOptions) error {
+func Serve(ctx context.Context, ln net.Listener, s *Server, options *ServeOptions) error {
+	var o ServeOptions
+	if options != nil {
+		o = *options
+	}
 	if o.Grace <= 0 {
 		o.Grace = 30 * time.Second
 	}

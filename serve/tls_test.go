@@ -68,7 +68,7 @@ func TestMutualTLS(t *testing.T) {
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
-	go func() { done <- Serve(ctx, ln, e.srv, ServeOptions{TLS: cfg}) }()
+	go func() { done <- Serve(ctx, ln, e.srv, &ServeOptions{TLS: cfg}) }()
 	defer func() { cancel(); <-done }()
 	pool := x509.NewCertPool()
 	pool.AddCert(ca)

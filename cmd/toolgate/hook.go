@@ -38,7 +38,7 @@ func (c *cli) hookBuild(cwd string, configs []string) (toolgate.Checker, error) 
 		return nil, err
 	}
 	opts := loadOptions(p, e)
-	set, err := config.Load(opts)
+	set, err := config.Load(&opts)
 	if err != nil {
 		return nil, err
 	}

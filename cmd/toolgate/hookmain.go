@@ -220,7 +220,7 @@ func hookInstallMain(verb string, args []string, stdout, stderr io.Writer) int {
 	so := hook.StatusOptions{InstallOptions: o, Codex: *codex}
 	ctx := context.Background()
 	if verb == "status" {
-		st := hook.CheckStatus(ctx, c, so)
+		st := hook.CheckStatus(ctx, c, &so)
 		fmt.Fprint(stdout, st.String())
 		if !st.OK() {
 			fmt.Fprintf(stderr, "toolgate hook status: the %s hook is NOT live\n", c)
@@ -240,7 +240,7 @@ func hookInstallMain(verb string, args []string, stdout, stderr io.Writer) int {
 	if install {
 		edit = hook.Install
 	}
-	path, content, err := edit(c, o)
+	path, content, err := edit(c, &o)
 	if err != nil {
 		fmt.Fprintf(stderr, "toolgate hook %s: %v\n", verb, err)
 		return 1
@@ -263,12 +263,12 @@ func hookInstallMain(verb string, args []string, stdout, stderr io.Writer) int {
 		return 0
 	}
 	if c == hook.Codex {
-		if err := hook.TrustCodex(ctx, so); err != nil {
+		if err := hook.TrustCodex(ctx, &so); err != nil {
 			fmt.Fprintf(stderr, "toolgate hook install: the hook is written but NOT live: %v\n", err)
 			return 1
 		}
 	}
-	st := hook.CheckStatus(ctx, c, so)
+	st := hook.CheckStatus(ctx, c, &so)
 	fmt.Fprint(stdout, st.String())
 	if !st.OK() {
 		fmt.Fprintf(stderr, "toolgate hook install: the hook is written in %s but is NOT live (see the FAIL line above); fix that, then check with `toolgate hook status %s`\n", path, c)

@@ -163,7 +163,7 @@ func (c *cli) mcp(args []string) int {
 	if sink != nil {
 		opts.Audit = sink
 	}
-	p, err := mcpgate.New(opts)
+	p, err := mcpgate.New(&opts)
 	if err != nil {
 		c.errorf("mcp: %v", err)
 		return exitUsage

@@ -156,9 +156,9 @@ func (c *cli) mcpWrapMain(verb string, args []string) int {
 		if p := commandWarning(o.Command); p != "" {
 			c.errorf("mcp wrap: warning: %s", p)
 		}
-		res, err = mcpwrap.Wrap(cl, path, o, nil, f.dryRun)
+		res, err = mcpwrap.Wrap(cl, path, &o, nil, f.dryRun)
 	} else {
-		res, err = mcpwrap.Unwrap(cl, path, o, nil, f.dryRun)
+		res, err = mcpwrap.Unwrap(cl, path, &o, nil, f.dryRun)
 	}
 	if err != nil {
 		c.errorf("mcp %s: %v", verb, err)

@@ -135,9 +135,9 @@ func (c *cli) load(p *policyFlags, examples bool) (*loaded, int) {
 		set *config.Set
 	)
 	if examples {
-		cfg, set, err = config.Build(opts)
+		cfg, set, err = config.Build(&opts)
 	} else {
-		set, err = config.Load(opts)
+		set, err = config.Load(&opts)
 		if err == nil {
 			cfg, err = toolgate.Compile(set.Layers, opts.Engine)
 			var ds toolgate.Diagnostics

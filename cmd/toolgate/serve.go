@@ -145,7 +145,7 @@ func (c *cli) serve(args []string) int {
 	if interval == 0 {
 		interval = -1
 	}
-	srv, err := serve.New(ctx, serve.Options{
+	srv, err := serve.New(ctx, &serve.Options{
 		Policy: src, ReloadInterval: interval, Store: st, TokensFile: abs(*tokens), Logger: logger,
 		PublicURL: *publicURL, ApprovalTTL: *approvalTTL, UseWindow: *useWindow, MaxBody: *maxBody,
 		RequestTimeout: *timeout, Cwd: abs(*cwd), NoDecisionLog: *noLog,
@@ -188,7 +188,7 @@ func (c *cli) serve(args []string) int {
 			srv.Reload(ctx)
 		}
 	}()
-	if err := serve.Serve(ctx, ln, srv, serve.ServeOptions{TLS: tlsCfg, Grace: *grace}); err != nil {
+	if err := serve.Serve(ctx, ln, srv, &serve.ServeOptions{TLS: tlsCfg, Grace: *grace}); err != nil {
 		c.errorf("serve: %v", err)
 		return exitFailure
 	}

@@ -158,7 +158,7 @@ func userPolicyFile(ucd string) (string, error) {
 // trustingFiles loads the user and managed files (no project) and returns
 // them.
 func trustingFiles(e env) ([]*config.File, error) {
-	set, err := config.Load(config.Options{FS: host.FS(), Cwd: "/", Home: e.home, UserConfigDir: e.ucd})
+	set, err := config.Load(&config.Options{FS: host.FS(), Cwd: "/", Home: e.home, UserConfigDir: e.ucd})
 	if set == nil {
 		return nil, err
 	}
