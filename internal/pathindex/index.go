@@ -43,7 +43,7 @@ const maxAffix = 16
 // ready to use. Add must not run concurrently with anything else; Visit may
 // run concurrently with other Visits.
 type Index[T any] struct {
-	n    int
+	all  []T                          // every value, in the order added
 	lit  map[string][]T               // folded whole component
 	pre  [maxAffix + 1]map[string][]T // by rune length: folded first runes
 	suf  [maxAffix + 1]map[string][]T // by rune length: folded last runes
@@ -125,7 +125,7 @@ func KeyOf(spec string) Key {
 
 // Add indexes v under the pattern text spec.
 func (ix *Index[T]) Add(spec string, v T) {
-	ix.n++
+	ix.all = append(ix.all, v)
 	k := KeyOf(spec)
 	var m *map[string][]T
 	switch k.Kind {
@@ -157,24 +157,12 @@ func (ix *Index[T]) addLen(n int) {
 }
 
 // Len reports how many values were added.
-func (ix *Index[T]) Len() int { return ix.n }
+func (ix *Index[T]) Len() int { return len(ix.all) }
 
-// All calls fn for every value.
+// All calls fn for every value, in the order they were added.
 func (ix *Index[T]) All(fn func(T)) {
-	for _, v := range ix.rest {
+	for _, v := range ix.all {
 		fn(v)
-	}
-	each := func(m map[string][]T) {
-		for _, vs := range m {
-			for _, v := range vs {
-				fn(v)
-			}
-		}
-	}
-	each(ix.lit)
-	for i := range ix.pre {
-		each(ix.pre[i])
-		each(ix.suf[i])
 	}
 }
 
@@ -186,7 +174,7 @@ func (ix *Index[T]) Visit(p string, fn func(T)) {
 	for _, v := range ix.rest {
 		fn(v)
 	}
-	if ix.n == len(ix.rest) {
+	if len(ix.all) == len(ix.rest) {
 		return
 	}
 	if !pathmatch.NeedsSpellings(p) {
