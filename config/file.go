@@ -115,6 +115,10 @@ type File struct {
 	IncludeClaudeSettings bool
 	// Examples are the file's example calls.
 	Examples []Example
+	// MCPServers are the upstream MCP servers of the file's mcp section, in
+	// file order ([Set.MCPServers] merges them across files). An untrusted
+	// file contributes only disabled entries.
+	MCPServers []MCPServer
 }
 
 // Parse decodes one configuration file. path names it in diagnostics and

@@ -49,7 +49,7 @@ var layerKeys = []string{
 	"tools", "rewrite", "agents",
 }
 
-var topKeys = append([]string{"version", "examples", "layers"}, layerKeys...)
+var topKeys = append([]string{"version", "examples", "layers", "mcp"}, layerKeys...)
 
 var entryKeys = append([]string{"source"}, layerKeys...)
 
@@ -86,6 +86,9 @@ func (c *checker) toolgate(root *node) {
 	c.file.Layers = append(c.file.Layers, entries...)
 	if e := root.get("examples"); e != nil {
 		c.examples(e)
+	}
+	if e := root.get("mcp"); e != nil {
+		c.mcpSection(e)
 	}
 }
 
@@ -138,6 +141,11 @@ func (c *checker) layerBody(m *node, l *toolgate.Layer, src toolgate.Source, kno
 	for _, e := range m.entries {
 		name := prefix + e.key
 		switch e.key {
+		case "mcp":
+			if where != "" {
+				c.errf(e.keyPos, "value", "%s: the mcp section belongs at the top level of the file, not in a layers entry", where)
+			}
+			continue
 		case "version", "examples", "layers", "source":
 			if !contains(known, e.key) {
 				c.unknownKey(e, where, known)

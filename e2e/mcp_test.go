@@ -329,6 +329,63 @@ allow: ["mcp__fs__read_text_file", "mcp__memory__read_graph", "mcp__memory__crea
 	}
 }
 
+// TestMCPServersFromConfig runs the servers that the policy's own mcp
+// section declares: no servers file, no flags naming them.
+func TestMCPServersFromConfig(t *testing.T) {
+	t.Parallel()
+	e := needMCP(t)
+	root := t.TempDir()
+	ws := filepath.Join(root, "ws")
+	writeFile(t, filepath.Join(ws, "notes.txt"), "notes from the config\n")
+	policy := fmt.Sprintf(`version: 1
+default: deny
+allow: ["mcp__fs__read_text_file", "mcp__memory__read_graph"]
+deny: ["mcp__fs__read_text_file(path:*secret*)"]
+mcp:
+  servers:
+    fs:
+      command: [%q, %q]
+    memory:
+      command: %q
+      env: {MEMORY_FILE_PATH: %q}
+`, e.bin("mcp-server-filesystem"), ws, e.bin("mcp-server-memory"), filepath.Join(root, "memory.jsonl"))
+	writeFile(t, filepath.Join(root, "policy.yaml"), policy)
+	writeFile(t, filepath.Join(ws, "secret.txt"), "do not show\n")
+	lockPath := filepath.Join(root, "servers.lock")
+	proxy := []string{e.tg, "mcp", "-config=" + filepath.Join(root, "policy.yaml"), "-lock=" + lockPath}
+
+	out, code := inspect(t, e, proxy, "--method", "tools/list")
+	for _, w := range []string{`"mcp__fs__read_text_file"`, `"mcp__memory__read_graph"`} {
+		if code != 0 || !strings.Contains(out, w) {
+			t.Errorf("tools/list of the configured servers lacks %s (exit %d):\n%.2000s", w, code, out)
+		}
+	}
+	if strings.Contains(out, `"mcp__fs__write_file"`) {
+		t.Errorf("tools/list shows a tool the policy hides:\n%.2000s", out)
+	}
+	out, code = inspect(t, e, proxy, "--method", "tools/call", "--tool-name", "mcp__fs__read_text_file", "--tool-arg", "path="+filepath.Join(ws, "notes.txt"))
+	if code != 0 || !strings.Contains(out, "notes from the config") {
+		t.Errorf("read through the configured fs server: exit %d\n%s", code, out)
+	}
+	out, _ = inspect(t, e, proxy, "--method", "tools/call", "--tool-name", "mcp__fs__read_text_file", "--tool-arg", "path="+filepath.Join(ws, "secret.txt"))
+	if strings.Contains(out, "do not show") || !strings.Contains(out, "policy.yaml:4:9") {
+		t.Errorf("a denied read through the configured server: want the deny rule's position and no content:\n%s", out)
+	}
+
+	// toolgate mcp lock reads the same section.
+	lockOut, err := exec.Command(proxy[0], "mcp", "lock", "-config="+filepath.Join(root, "policy.yaml"), "-lock="+lockPath).CombinedOutput()
+	if err != nil {
+		t.Fatalf("toolgate mcp lock: %v\n%s", err, lockOut)
+	}
+	if !strings.Contains(string(lockOut), "fs: ") || !strings.Contains(string(lockOut), "memory: ") {
+		t.Errorf("lock output names not both configured servers: %s", lockOut)
+	}
+	out, code = inspect(t, e, append(proxy, "-pin=enforce"), "--method", "tools/list")
+	if code != 0 || !strings.Contains(out, `"mcp__fs__read_text_file"`) {
+		t.Errorf("after locking the configured servers, the pinned tool is not listed (exit %d):\n%.1500s", code, out)
+	}
+}
+
 // freePort returns a free loopback port.
 func freePort(t *testing.T) int {
 	t.Helper()

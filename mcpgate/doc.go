@@ -58,10 +58,11 @@
 // A tool's annotations can only make its calls stricter: one that declares
 // itself destructive or open-world is never treated as read-only, and a
 // destructive one is asked about unless one of the user's own rules allows
-// it. When the server's entry sets trust_annotations and the tool is pinned
-// and unchanged under PinEnforce, its hints are believed and tighten
-// nothing; marking a tool read-only stays the configuration's job (its
-// tools section).
+// it. When the server's entry sets trust_annotations
+// ([ServerSpec].TrustAnnotations, or TrustTools for one tool) and the tool
+// is pinned and unchanged under PinEnforce, its hints are believed and
+// tighten nothing; marking a tool read-only stays the configuration's job
+// (its tools section).
 //
 // # Failing closed
 //

@@ -371,7 +371,11 @@ func (p *Proxy) exposeTools(u *upstream, tools []*mcp.Tool) {
 			hidden[down] = fmt.Sprintf("tool %s is hidden: its input schema is unusable: %v", name, err)
 			continue
 		}
-		trusted := u.spec.TrustAnnotations && p.opts.Pin == PinEnforce && ps == pinMatch
+		trust := u.spec.TrustAnnotations
+		if v, ok := u.spec.TrustTools[t.Name]; ok {
+			trust = v
+		}
+		trusted := trust && p.opts.Pin == PinEnforce && ps == pinMatch
 		next[down] = &toolEntry{up: u, name: down, rule: name, tool: t, digest: digest, schema: schema,
 			effect: annotationsOf(t, trusted), trusted: trusted}
 	}

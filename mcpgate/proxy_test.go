@@ -182,12 +182,31 @@ func TestTrustedAnnotations(t *testing.T) {
 	if _, _, _, err := lock.Set("up", tools); err != nil {
 		t.Fatal(err)
 	}
-	f := newFixture(t, fixtureOpts{policy: policy, protocol: "2025-11-25", opts: func(o *Options) {
-		o.Pin, o.Lock = PinEnforce, lock
-		o.Servers[0].TrustAnnotations = true
-	}})
-	if text, isErr, _ := f.call(t, "mcp__up__erase", map[string]any{}); isErr || text != "erased" {
-		t.Errorf("trusted, pinned erase: %q isError=%v; want it run", text, isErr)
+	for _, tc := range []struct {
+		name       string
+		server     bool
+		tools      map[string]bool
+		wantErased bool
+	}{
+		{name: "server trusted", server: true, wantErased: true},
+		{name: "server trusted, tool not", server: true, tools: map[string]bool{"erase": false}},
+		{name: "tool trusted, server not", tools: map[string]bool{"erase": true}, wantErased: true},
+		{name: "another tool trusted", tools: map[string]bool{"echo": true}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			f := newFixture(t, fixtureOpts{policy: policy, protocol: "2025-11-25", opts: func(o *Options) {
+				o.Pin, o.Lock = PinEnforce, lock
+				o.Servers[0].TrustAnnotations = tc.server
+				o.Servers[0].TrustTools = tc.tools
+			}})
+			text, isErr, _ := f.call(t, "mcp__up__erase", map[string]any{})
+			if tc.wantErased && (isErr || text != "erased") {
+				t.Errorf("trusted, pinned erase: %q isError=%v; want it run", text, isErr)
+			}
+			if !tc.wantErased && (!isErr || !strings.Contains(text, "destructive")) {
+				t.Errorf("untrusted erase: %q isError=%v; want the destructive annotation to ask", text, isErr)
+			}
+		})
 	}
 }
 

@@ -6,10 +6,11 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/toolgate/toolgate/internal/mcpname"
 )
 
 // MaxServersFileSize is the largest servers file ParseServers reads.
@@ -37,29 +38,16 @@ type ServerSpec struct {
 	// TrustAnnotations lets this server's tool annotations count when the
 	// tool's definition is pinned and unchanged (see the package doc).
 	TrustAnnotations bool
+	// TrustTools overrides TrustAnnotations for single tools, by the tool's
+	// name on this server.
+	TrustTools map[string]bool
 }
 
-// serverName is what a server name may be: letters, digits and "-",
-// in runs joined by single underscores, so that mcp__<name>__<tool> always
-// splits at the name's end.
-var serverName = regexp.MustCompile(`^[A-Za-z0-9-]+(_[A-Za-z0-9-]+)*$`)
-
-// maxServerName bounds a server name so that mcp__<name>__<tool> leaves
-// room for the tool within toolgate's 128-character tool names.
-const maxServerName = 64
-
-// ValidServerName reports why name cannot name an upstream server, or nil.
-func ValidServerName(name string) error {
-	switch {
-	case name == "":
-		return errors.New("empty server name")
-	case len(name) > maxServerName:
-		return fmt.Errorf("server name %q is longer than %d characters", name, maxServerName)
-	case !serverName.MatchString(name):
-		return fmt.Errorf("server name %q: use letters, digits, \"-\" and single \"_\" between them (a name with \"__\" could not be told apart from its tools)", name)
-	}
-	return nil
-}
+// ValidServerName reports why name cannot name an upstream server, or nil:
+// a name is letters, digits and "-", in runs joined by single underscores,
+// at most 64 characters, so that mcp__<name>__<tool> always splits at the
+// name's end. The configuration's mcp section accepts the same names.
+func ValidServerName(name string) error { return mcpname.Check(name) }
 
 // rawServer is one server entry as written, in either form.
 type rawServer struct {

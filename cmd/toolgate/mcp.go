@@ -24,15 +24,17 @@ import (
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/audit"
 	"github.com/toolgate/toolgate/audit/sqlite"
+	"github.com/toolgate/toolgate/config"
 	"github.com/toolgate/toolgate/mcpgate"
 )
 
 const mcpUsage = `Usage:
 
+	toolgate mcp [flags]                       (the servers of the mcp section)
 	toolgate mcp [flags] --servers FILE
 	toolgate mcp [flags] --upstream-name NAME -- COMMAND [ARGS...]
 	toolgate mcp [flags] --upstream-name NAME --upstream-url URL
-	toolgate mcp lock [flags] (--servers FILE | --upstream-name NAME ...)
+	toolgate mcp lock [flags] [--servers FILE | --upstream-name NAME ...]
 	toolgate mcp wrap|unwrap CLIENT [flags]
 
 "toolgate mcp" is an MCP server that gates other MCP servers: every tool
@@ -42,6 +44,9 @@ errors with the deciding rule and its file:line:col; rewrites are checked
 against the tool's input schema; asks are put to the client's user
 (elicitation), and a client that cannot be asked gets a denial.
 
+The upstream servers are those the mcp section of the toolgate files
+declares (mcp: {servers: {NAME: {command: [...]} or {url: ...}}}; only a
+trusted file may declare one), unless a flag names them instead.
 --servers FILE names several upstream servers: the "mcpServers" JSON that
 Claude Code, Cursor and Gemini CLI use, or {"version": 1, "servers": {...}}.
 Their tools are offered as mcp__<server>__<tool>. --upstream-name with a
@@ -117,10 +122,6 @@ func (c *cli) mcp(args []string) int {
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
-	specs, code := c.mcpServers(&m, fs.Args())
-	if code != exitOK {
-		return code
-	}
 	if m.listen != "" {
 		if err := mcpgate.CheckLoopback(m.listen); err != nil {
 			c.errorf("mcp: %v", err)
@@ -131,6 +132,10 @@ func (c *cli) mcp(args []string) int {
 		return exitUsage
 	}
 	l, code := c.load(&m.policy, true)
+	if code != exitOK {
+		return code
+	}
+	specs, code := c.mcpServers(&m, fs.Args(), l.set)
 	if code != exitOK {
 		return code
 	}
@@ -215,9 +220,13 @@ type stdoutCloser struct{ io.Writer }
 func (stdoutCloser) Close() error { return nil }
 
 // mcpServers reads the upstream servers from the flags and the command
-// after "--".
-func (c *cli) mcpServers(m *proxyFlags, rest []string) ([]mcpgate.ServerSpec, int) {
+// after "--", or else from the mcp sections of the policy's files (set).
+func (c *cli) mcpServers(m *proxyFlags, rest []string, set *config.Set) ([]mcpgate.ServerSpec, int) {
 	switch {
+	case m.servers == "" && m.name == "" && len(rest) == 0 && m.url == "":
+		if specs := configServers(set); len(specs) > 0 {
+			return specs, exitOK
+		}
 	case m.servers != "" && m.name != "":
 		c.errorf("mcp: give --servers or --upstream-name, not both")
 		return nil, exitUsage
@@ -272,8 +281,32 @@ func (c *cli) mcpServers(m *proxyFlags, rest []string) ([]mcpgate.ServerSpec, in
 		}
 		return []mcpgate.ServerSpec{spec}, exitOK
 	}
-	c.errorf("mcp: no upstream server: give --servers FILE, or --upstream-name NAME -- COMMAND...")
+	if len(rest) > 0 || m.url != "" {
+		c.errorf("mcp: a command after \"--\" or --upstream-url needs --upstream-name")
+		return nil, exitUsage
+	}
+	c.errorf("mcp: no upstream server: declare servers in the mcp section of a toolgate file, or give --servers FILE, or --upstream-name NAME -- COMMAND...")
 	return nil, exitUsage
+}
+
+// configServers turns the servers the policy's files declare into the
+// gateway's specs.
+func configServers(set *config.Set) []mcpgate.ServerSpec {
+	var specs []mcpgate.ServerSpec
+	for _, s := range set.MCPServers() {
+		spec := mcpgate.ServerSpec{Name: s.Name, Command: s.Command, Env: s.Env, Dir: s.Dir, URL: s.URL,
+			Headers: s.Headers, Timeout: s.Timeout, TrustAnnotations: s.TrustAnnotations}
+		for name, t := range s.Tools {
+			if t.TrustAnnotations != nil {
+				if spec.TrustTools == nil {
+					spec.TrustTools = map[string]bool{}
+				}
+				spec.TrustTools[name] = *t.TrustAnnotations
+			}
+		}
+		specs = append(specs, spec)
+	}
+	return specs
 }
 
 // readFileMax reads a file of at most max bytes.
@@ -408,7 +441,7 @@ func mcpToken(path string) (string, error) {
 
 const mcpLockUsage = `Usage:
 
-	toolgate mcp lock [--lock FILE] [--only NAME] (--servers FILE | --upstream-name NAME ...)
+	toolgate mcp lock [--lock FILE] [--only NAME] [--servers FILE | --upstream-name NAME ...]
 
 Lock connects to the upstream servers, lists their tools and records the
 digest of each tool's definition (name, description, input schema,
@@ -430,7 +463,15 @@ func (c *cli) mcpLock(args []string) int {
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
-	specs, code := c.mcpServers(&m, fs.Args())
+	var set *config.Set
+	if m.servers == "" && m.name == "" {
+		l, code := c.load(&m.policy, false)
+		if code != exitOK {
+			return code
+		}
+		set = l.set
+	}
+	specs, code := c.mcpServers(&m, fs.Args(), set)
 	if code != exitOK {
 		return code
 	}

@@ -7,12 +7,16 @@ import (
 	"strings"
 )
 
-// Distance is the Levenshtein distance between a and b, counted in bytes.
-// Strings longer than 64 bytes are never close: the distance is then 99.
+// Distance is the edit distance between a and b, counted in bytes: the
+// fewest insertions, deletions, substitutions and swaps of two adjacent
+// bytes ("evn" for "env" is one edit) that turn a into b. Strings longer
+// than 64 bytes are never close: the distance is then 99.
 func Distance(a, b string) int {
 	if len(a) > 64 || len(b) > 64 {
 		return 99
 	}
+	// Three rows of the (optimal string alignment) table: i-2, i-1, i.
+	pprev := make([]int, len(b)+1)
 	prev := make([]int, len(b)+1)
 	cur := make([]int, len(b)+1)
 	for j := range prev {
@@ -26,8 +30,11 @@ func Distance(a, b string) int {
 				cost = 0
 			}
 			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+			if i > 1 && j > 1 && a[i-1] == b[j-2] && a[i-2] == b[j-1] {
+				cur[j] = min(cur[j], pprev[j-2]+1)
+			}
 		}
-		prev, cur = cur, prev
+		pprev, prev, cur = prev, cur, pprev
 	}
 	return prev[len(b)]
 }
