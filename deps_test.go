@@ -44,8 +44,9 @@ var mayTouchOS = map[string]string{
 // forbidden lists imports a package must not have, directly.
 var forbidden = map[string][]string{
 	// The engine decides from values: no loader, no sinks, no processes,
-	// no adapters of its own.
-	".": {module + "/config", module + "/audit", module + "/gate", module + "/hook", module + "/host", "os/exec"},
+	// no adapters of its own; the shell is read only through internal/shell.
+	".": {module + "/config", module + "/audit", module + "/gate", module + "/hook", module + "/host", "os/exec",
+		"mvdan.cc/sh/v3/syntax", "mvdan.cc/sh/v3/expand", "mvdan.cc/sh/v3/interp"},
 	// The gate and the loader build on the engine, not on the edges.
 	"gate":   {module + "/config", module + "/hook", module + "/host"},
 	"config": {module + "/audit", module + "/gate", module + "/hook", module + "/host"},

@@ -8,7 +8,7 @@ import (
 
 	"github.com/toolgate/toolgate/internal/jsonin"
 	"github.com/toolgate/toolgate/internal/pathmatch"
-	"mvdan.cc/sh/v3/syntax"
+	"github.com/toolgate/toolgate/internal/shell"
 )
 
 // pathFields are the input fields read as paths, in order.
@@ -325,7 +325,7 @@ func (cc *callCtx) shellCommand() (string, *Decision) {
 				d := invalidf("command holds a NUL or control character")
 				return "", &d
 			}
-			q, err := syntax.Quote(s, syntax.LangBash)
+			q, err := shell.Quote(s)
 			if err != nil {
 				d := invalidf("command argument %d cannot be quoted: %v", i, err)
 				return "", &d

@@ -6,7 +6,6 @@ import (
 	"unicode"
 
 	"github.com/toolgate/toolgate/internal/shell"
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // visible shows invisible, control and bidirectional characters as escapes,
@@ -110,7 +109,7 @@ func suggestShell(cmd *shell.Command) string {
 		if !w.Static {
 			return ""
 		}
-		q, err := syntax.Quote(w.Value, syntax.LangBash)
+		q, err := shell.Quote(w.Value)
 		if err != nil {
 			return ""
 		}

@@ -710,3 +710,8 @@ func braceAlts(parts []syntax.WordPart) [][]syntax.WordPart {
 	}
 	return acc
 }
+
+// Quote returns s as one bash word that reads back as exactly s: unchanged
+// when it needs no quoting, else quoted the way bash reads it. It fails
+// for a string bash cannot hold (one with a NUL byte).
+func Quote(s string) (string, error) { return syntax.Quote(s, syntax.LangBash) }
