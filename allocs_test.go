@@ -23,7 +23,9 @@ func TestDecideAllocations(t *testing.T) {
 		{"Edit", "Edit", `{"file_path":"/p/src/main.go","old_string":"a","new_string":"b"}`, 2},
 		{"MCP", "mcp__github__get_issue", `{"owner":"o","repo":"r","number":12}`, 1},
 		{"WebFetch", "WebFetch", `{"url":"https://api.example.com/v1/items?x=1"}`, 4},
-		{"BashSimple", "Bash", `{"command":"git status"}`, 16},
+		// Of these, mvdan's parser makes 8 (simple) and 21 (compound).
+		{"BashSimple", "Bash", `{"command":"git status"}`, 11},
+		{"BashCompound", "Bash", `{"command":"cargo build && npm run test | tee out.log"}`, 41},
 	} {
 		call := toolgate.Call{Tool: tc.tool, Input: json.RawMessage(tc.input), Cwd: "/p", Home: "/home/u"}
 		cfg.Decide(call) // warm the pools

@@ -49,7 +49,44 @@ type callCtx struct {
 	anText  string
 	url     urlTarget   // a fetch call's URL, once read
 	itemBuf [2]pathItem // backing for the usual one or two paths
-	partBuf [2]verdict
+	partBuf [4]verdict  // backing for the verdicts of up to four parts
+
+	// sc is memory kept from one decision to the next by a pooled call
+	// context (nil in a context of its own: then everything is allocated).
+	sc *callScratch
+}
+
+// callScratch is what a shell call's reading needs, kept by a pooled call
+// context so that a decision allocates none of it: the analysis (its
+// commands, paths and word lists) and the per-command path lists, index
+// keys and parts built from it. Nothing a Decision holds points into it —
+// reasons, prompts and suggestions hold strings, which are never reused.
+type callScratch struct {
+	an    shell.Analysis
+	cps   []cmdPaths
+	names []shellKey
+	items []pathItem
+	parts []part
+}
+
+// maxScratch bounds the lists a call context keeps: those of an unusually
+// large call are let go.
+const maxScratch = 256
+
+// grow returns s emptied, with room for n elements: s's own memory when
+// it has the room (cleared, so that it holds nothing of the last call),
+// else new memory, which is kept for the next call unless it is larger
+// than maxScratch.
+func grow[T any](s *[]T, n int) []T {
+	if cap(*s) < n {
+		out := make([]T, 0, n)
+		if n <= maxScratch {
+			*s = out
+		}
+		return out
+	}
+	clear((*s)[:cap(*s)])
+	return (*s)[:0]
 }
 
 type mcpSplit struct{ server, tool string }
@@ -62,7 +99,7 @@ type verdict struct {
 }
 
 // ctxPool holds call contexts between decisions.
-var ctxPool = sync.Pool{New: func() any { return new(callCtx) }}
+var ctxPool = sync.Pool{New: func() any { return &callCtx{sc: new(callScratch)} }}
 
 // Decide returns the decision for one call. It never panics: an internal
 // failure is a denial with reason kind "error".
@@ -98,7 +135,7 @@ func (c *Config) decideReadings(cc *callCtx) Decision {
 			break
 		}
 		ac := *cc
-		ac.info, ac.canon, ac.alts, ac.an = alt.info, alt.name, nil, nil
+		ac.info, ac.canon, ac.alts, ac.an, ac.sc = alt.info, alt.name, nil, nil, nil
 		if d2 := c.decideRewritten(&ac); d2.Outcome.Effective().severity() > d.Outcome.Effective().severity() {
 			d = d2
 		}
@@ -143,7 +180,7 @@ func (c *Config) prepare(cc *callCtx, call *Call) *Decision {
 	}
 	// The document is parsed into the call context itself (a small input
 	// then costs no allocation); it must not be copied after.
-	*cc = callCtx{}
+	*cc = callCtx{sc: cc.sc}
 	if err := cc.docv.Parse(raw); err != nil {
 		d := invalidf("input is not valid: %v", err)
 		return &d

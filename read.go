@@ -282,7 +282,11 @@ func (cc *callCtx) readShell() (reading, *Decision) {
 		return reading{}, inv
 	}
 	an := analyze(cc, cmdText)
-	cps := make([]cmdPaths, len(an.Commands))
+	var sc callScratch // a context of its own keeps nothing
+	if cc.sc != nil {
+		sc = *cc.sc
+	}
+	cps := grow(&sc.cps, len(an.Commands))[:len(an.Commands)]
 	total, nforms, nonWrapper := 0, 0, 0
 	for _, cmd := range an.Commands {
 		total += len(cmd.ArgPaths) + len(cmd.Reads) + len(cmd.Writes) + len(cmd.Redirects) + len(cmd.Searches)
@@ -291,9 +295,13 @@ func (cc *callCtx) readShell() (reading, *Decision) {
 			nonWrapper++
 		}
 	}
-	names := make([]shellKey, 0, nforms)  // backing for every command's index keys
-	backing := make([]pathItem, 0, total) // one allocation for every path of the call
-	parts := make([]part, 0, len(an.Commands))
+	names := grow(&sc.names, nforms)  // backing for every command's index keys
+	backing := grow(&sc.items, total) // one block for every path of the call
+	parts := grow(&sc.parts, len(an.Commands))
+	if cc.sc != nil {
+		// Keep what grew (the analysis is kept in place).
+		cc.sc.cps, cc.sc.names, cc.sc.items, cc.sc.parts = sc.cps, sc.names, sc.items, sc.parts
+	}
 	for i, cmd := range an.Commands {
 		cp := &cps[i]
 		conv := func(refs []shell.PathRef) []pathItem {
@@ -420,14 +428,17 @@ func (cc *callCtx) shellFloors(rd *reading) []Reason {
 		if cmd.CriticalRemoval != "" {
 			floors = append(floors, Reason{Kind: KindSafety, Part: cmd.Text, Message: "critical removal of " + cmd.CriticalRemoval})
 		}
-		prot := append(append([]pathItem(nil), cp.writes...), cp.redirects...)
+		written := [...][]pathItem{cp.writes, cp.redirects, nil}
 		if !cmd.ReadOnly && (len(cp.writes) > 0 || cmd.MayWrite) {
-			prot = append(prot, cp.args...)
+			written[2] = cp.args
 		}
-		for j := range prot {
-			if e, form, ok := cc.protectedPart(&prot[j]); ok {
-				floors = append(floors, Reason{Kind: KindSafety, Part: cmd.Text, Message: "writes a protected path (" + e + "): " + form})
-				break
+	protected:
+		for _, items := range written {
+			for j := range items {
+				if e, form, ok := cc.protectedPart(&items[j]); ok {
+					floors = append(floors, Reason{Kind: KindSafety, Part: cmd.Text, Message: "writes a protected path (" + e + "): " + form})
+					break protected
+				}
 			}
 		}
 		if enabled {
@@ -594,7 +605,13 @@ func analyze(cc *callCtx, s string) *shell.Analysis {
 	if dir == "" {
 		dir = cc.cwd
 	}
-	cc.an = shell.Analyze(s, shell.Options{Cwd: dir, Home: cc.home, Glob: cc.c.opts.Glob})
+	opts := shell.Options{Cwd: dir, Home: cc.home, Glob: cc.c.opts.Glob}
+	if cc.sc != nil {
+		cc.an = &cc.sc.an
+		shell.AnalyzeInto(cc.an, s, opts)
+	} else {
+		cc.an = shell.Analyze(s, opts)
+	}
 	cc.anText = s
 	return cc.an
 }

@@ -174,9 +174,19 @@ type PathRef struct {
 // the policy engine needs. It never executes or expands anything against
 // the real environment, and it never panics: an internal failure becomes an
 // Unanalysable issue.
-func Analyze(src string, opts Options) (res *Analysis) {
-	res = &Analysis{}
-	res.mem.init()
+func Analyze(src string, opts Options) *Analysis {
+	res := new(Analysis)
+	AnalyzeInto(res, src, opts)
+	return res
+}
+
+// AnalyzeInto is [Analyze] writing its result into res, reusing the memory
+// of the analysis res held before (a caller that analyses many commands
+// keeps one Analysis). Everything the earlier analysis handed out — its
+// commands, paths and word lists — is overwritten: nothing may still use
+// it. Strings are never overwritten.
+func AnalyzeInto(res *Analysis, src string, opts Options) {
+	res.reset()
 	an := analyzerPool.Get().(*analyzer)
 	*an = analyzer{opts: opts, res: res, parser: an.parser, tmp: an.tmp}
 	defer func() {
@@ -196,8 +206,7 @@ func Analyze(src string, opts Options) (res *Analysis) {
 	if an.x != nil && an.x.rerun {
 		// An option changed inside a loop: globs anywhere may match
 		// dot-files.
-		*res = Analysis{}
-		res.mem.init()
+		res.reset()
 		an.nCmds, an.tooMany, an.tooDeep, an.loops = 0, false, false, 0
 		an.x = &analyzerExtra{dotGlobs: true}
 		an.run(src, dir)
@@ -208,7 +217,14 @@ func Analyze(src string, opts Options) (res *Analysis) {
 			res.ReadOnly = false
 		}
 	}
-	return res
+}
+
+// reset empties res for a new analysis, keeping its memory.
+func (res *Analysis) reset() {
+	clear(res.Unanalysable)
+	clear(res.UnsafeAssign)
+	res.Commands, res.Unanalysable, res.UnsafeAssign, res.ReadOnly = nil, res.Unanalysable[:0], res.UnsafeAssign[:0], false
+	res.mem.reset()
 }
 
 var parserPool = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}

@@ -4,8 +4,10 @@ package shell
 // analysis from a few shared backing arrays, so that a typical command
 // string costs a handful of heap allocations instead of one for every
 // command, path and word list. Everything it hands out belongs to the
-// Analysis that holds it: chunks are never reused, so a slice handed out
-// stays valid for as long as the Analysis is reachable.
+// Analysis that holds it: within one analysis chunks are never reused, so
+// a slice handed out stays valid until the Analysis is reset for the next
+// one ([AnalyzeInto]), which rewinds the arena to the start of its newest
+// chunks.
 //
 // Every slice comes with a capacity that no other slice shares (a full
 // slice expression), so appending to it never writes into a neighbour.
@@ -28,6 +30,40 @@ type arena struct {
 // init points the arena at its inline chunks.
 func (a *arena) init() {
 	a.cmds, a.ptrs, a.refs, a.words, a.forms = a.cmd0[:0], a.ptr0[:0], a.ref0[:0], a.word0[:0], a.form0[:0]
+}
+
+// maxKept bounds the chunk an arena keeps across a reset: the memory of an
+// unusually large command string is let go.
+const maxKept = 256
+
+// reset empties the arena for the next analysis: it keeps its newest chunk
+// of each kind (the largest, up to maxKept elements), cleared, and drops the
+// older ones.
+func (a *arena) reset() {
+	if a.cmds == nil {
+		a.init()
+		return
+	}
+	clear(a.cmd0[:])
+	clear(a.ptr0[:])
+	clear(a.ref0[:])
+	clear(a.word0[:])
+	clear(a.form0[:])
+	a.cmds = rewind(a.cmds, a.cmd0[:0])
+	a.ptrs = rewind(a.ptrs, a.ptr0[:0])
+	a.refs = rewind(a.refs, a.ref0[:0])
+	a.words = rewind(a.words, a.word0[:0])
+	a.forms = rewind(a.forms, a.form0[:0])
+}
+
+// rewind returns chunk emptied and cleared, or inline when chunk is too
+// large to keep.
+func rewind[T any](chunk, inline []T) []T {
+	if cap(chunk) > maxKept {
+		return inline
+	}
+	clear(chunk[:cap(chunk)])
+	return chunk[:0]
 }
 
 // take returns a slice of length n and capacity c (c >= n) carved from

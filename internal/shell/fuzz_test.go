@@ -7,14 +7,22 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// FuzzAnalyze checks that Analyze never panics, and that any word quoted by
-// syntax.Quote reads back as exactly that one static word.
+// FuzzAnalyze checks that Analyze never panics, that an Analysis reused
+// with AnalyzeInto reports what a fresh one does, and that any word quoted
+// by syntax.Quote reads back as exactly that one static word.
 func FuzzAnalyze(f *testing.F) {
 	for _, s := range []string{"", "a b", "$(rm -rf /)", "'", "\x01\xff", "~", "*", "if", "a=b", "{a,b}", "--x=@y"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		_ = Analyze(s, Options{Cwd: "/w", Home: "/h"})
+		fresh := Analyze(s, Options{Cwd: "/w", Home: "/h"})
+		// The same string analysed into an Analysis that held another.
+		var res Analysis
+		AnalyzeInto(&res, "git status && cat a b > c; for x in 1 2; do echo $x; done", Options{Cwd: "/w", Home: "/h"})
+		AnalyzeInto(&res, s, Options{Cwd: "/w", Home: "/h"})
+		if got, want := render(&res), render(fresh); got != want {
+			t.Fatalf("%q analysed into a reused Analysis:\n%s\nfresh:\n%s", s, got, want)
+		}
 		q, err := syntax.Quote(s, syntax.LangBash)
 		if err != nil {
 			return
