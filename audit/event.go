@@ -37,6 +37,9 @@ type Event struct {
 	Session string `json:"session,omitempty"`
 	// Agent names the sub-agent that made the call, if any.
 	Agent string `json:"agent,omitempty"`
+	// Server is the MCP server the tool belongs to, when the host knows it
+	// (the MCP gateway always does).
+	Server string `json:"server,omitempty"`
 	// Tool is the tool's name.
 	Tool string `json:"tool"`
 	// InputDigest is the SHA-256 of the input bytes as received, in hex.
@@ -61,6 +64,10 @@ type Event struct {
 	Revision string `json:"revision,omitempty"`
 	// EvalTime is how long checking took, excluding the wait for a person.
 	EvalTime time.Duration `json:"eval_ns"`
+	// Latency, when the host measures it, is the whole time the host spent
+	// on the call: checking, asking and running it (for the MCP gateway,
+	// the upstream server's answer included).
+	Latency time.Duration `json:"latency_ns,omitempty"`
 }
 
 // NewID returns a new random decision id: 128 bits in lower-case hex.

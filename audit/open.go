@@ -23,6 +23,7 @@ func NewEvent(c toolgate.Call, d toolgate.Decision, eval time.Duration, revision
 		Time:        time.Now().UTC(),
 		Session:     c.Session,
 		Agent:       c.Agent,
+		Server:      c.Server,
 		Tool:        c.Tool,
 		InputDigest: Digest(in),
 		Input:       red(c.Tool, in),

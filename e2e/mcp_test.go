@@ -233,9 +233,8 @@ func TestMCPFilesystemThroughProxy(t *testing.T) {
 				Tool        string `json:"tool"`
 				Outcome     string `json:"outcome"`
 				InputDigest string `json:"input_digest"`
-				Reasons     []struct {
-					Message string `json:"message"`
-				} `json:"reasons"`
+				Server      string `json:"server"`
+				Latency     int64  `json:"latency_ns"`
 			}
 			if err := json.Unmarshal([]byte(line), &ev); err != nil {
 				t.Fatalf("audit line %q: %v", line, err)
@@ -243,8 +242,8 @@ func TestMCPFilesystemThroughProxy(t *testing.T) {
 			if !strings.HasPrefix(ev.Tool, "mcp__fs__") || ev.InputDigest == "" {
 				t.Errorf("audit event without server-qualified tool or digest: %s", line)
 			}
-			if last := ev.Reasons[len(ev.Reasons)-1].Message; !strings.Contains(last, `mcp server "fs"`) {
-				t.Errorf("audit event does not name the server: %s", line)
+			if ev.Server != "fs" || ev.Latency <= 0 {
+				t.Errorf("audit event does not name the server and the call's latency: %s", line)
 			}
 			outcomes[ev.Outcome]++
 		}

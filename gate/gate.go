@@ -560,6 +560,7 @@ func (g *Gate) record(ctx context.Context, call *ToolCall, start time.Time, eval
 		Time:        start,
 		Session:     call.Context.Session,
 		Agent:       call.Context.Agent,
+		Server:      call.Context.Server,
 		Tool:        call.Tool,
 		InputDigest: audit.Digest(call.Input),
 		Input:       g.redact(call.Tool, call.Input),

@@ -218,7 +218,6 @@ func record(ctx context.Context, sink audit.Sink, v verdict, revision, session s
 		// Not resolved by a person: the call did not run.
 		ev.Outcome = toolgate.Deny
 	}
-	ev.Reasons = append(ev.Reasons, toolgate.Reason{Kind: toolgate.KindHook,
-		Message: fmt.Sprintf("mcp server %q; proxy latency %s", c.Server, latency.Round(time.Microsecond))})
+	ev.Latency = latency
 	return sink.Record(ctx, ev)
 }

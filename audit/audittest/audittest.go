@@ -71,6 +71,7 @@ func Event(i int) *audit.Event {
 		Time:        time.Date(2025, 3, 1, 12, 0, 0, 0, time.UTC).Add(time.Duration(n)*time.Millisecond + 123),
 		Session:     fmt.Sprintf("session-%d", i%3),
 		Agent:       []string{"", "reviewer"}[i%2],
+		Server:      []string{"", "", "db"}[i%3],
 		Tool:        []string{"Bash", "Read", "mcp__db__query"}[i%3],
 		InputDigest: audit.Digest(input),
 		Input:       input,
@@ -84,6 +85,7 @@ func Event(i int) *audit.Event {
 		Mode:     "default",
 		Revision: "rev-abc",
 		EvalTime: time.Duration(1500 + i),
+		Latency:  []time.Duration{0, time.Duration(90000 + i)}[i%2],
 	}
 }
 

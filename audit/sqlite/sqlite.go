@@ -60,10 +60,10 @@ type Sink struct {
 // row is an event flattened for its table row; Record builds it so the
 // writer never touches the caller's audit.Event.
 type row struct {
-	id, session, agent, tool, outcome, digest, mode, revision string
-	input, rewritten, reasons                                 sql.NullString
-	timeNS, evalNS                                            int64
-	asked                                                     bool
+	id, session, agent, server, tool, outcome, digest, mode, revision string
+	input, rewritten, reasons                                         sql.NullString
+	timeNS, evalNS, latencyNS                                         int64
+	asked                                                             bool
 }
 
 type pendingRow struct {
@@ -71,8 +71,12 @@ type pendingRow struct {
 	err chan error // buffered 1
 }
 
-const schema = `
-CREATE TABLE IF NOT EXISTS events (
+// migrations are the schema's versions, in order: the database's
+// user_version counts those applied. A version is never edited once
+// released; a change is a new version.
+var migrations = []string{
+	// 1: the events.
+	`CREATE TABLE IF NOT EXISTS events (
 	seq          INTEGER PRIMARY KEY,
 	id           TEXT    NOT NULL UNIQUE,
 	time_ns      INTEGER NOT NULL,
@@ -92,13 +96,53 @@ CREATE TABLE IF NOT EXISTS events (
 CREATE INDEX IF NOT EXISTS events_time    ON events(time_ns);
 CREATE INDEX IF NOT EXISTS events_session ON events(session, time_ns);
 CREATE INDEX IF NOT EXISTS events_tool    ON events(tool, time_ns);
-CREATE INDEX IF NOT EXISTS events_outcome ON events(outcome, time_ns);
-PRAGMA user_version = 1;
-`
+CREATE INDEX IF NOT EXISTS events_outcome ON events(outcome, time_ns);`,
+	// 2: the MCP server of the tool, and the host's whole latency.
+	`ALTER TABLE events ADD COLUMN server TEXT NOT NULL DEFAULT '';
+ALTER TABLE events ADD COLUMN latency_ns INTEGER NOT NULL DEFAULT 0;
+CREATE INDEX IF NOT EXISTS events_server ON events(server, time_ns);`,
+}
+
+// migrate applies the versions the database lacks, each in an immediate
+// transaction (so that two processes opening one database at once apply
+// each version once). A database of a newer version is left as it is: its
+// columns are a superset.
+func migrate(ctx context.Context, db *sql.DB) error {
+	conn, err := db.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer conn.Close()
+	for {
+		if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+			return err
+		}
+		var v int
+		if err := conn.QueryRowContext(ctx, "PRAGMA user_version").Scan(&v); err != nil {
+			conn.ExecContext(ctx, "ROLLBACK")
+			return err
+		}
+		if v >= len(migrations) {
+			_, err := conn.ExecContext(ctx, "COMMIT")
+			return err
+		}
+		if _, err := conn.ExecContext(ctx, migrations[v]); err != nil {
+			conn.ExecContext(ctx, "ROLLBACK")
+			return fmt.Errorf("schema version %d: %w", v+1, err)
+		}
+		if _, err := conn.ExecContext(ctx, fmt.Sprintf("PRAGMA user_version = %d", v+1)); err != nil {
+			conn.ExecContext(ctx, "ROLLBACK")
+			return err
+		}
+		if _, err := conn.ExecContext(ctx, "COMMIT"); err != nil {
+			return err
+		}
+	}
+}
 
 const insertSQL = `INSERT INTO events
-	(id, time_ns, session, agent, tool, outcome, asked, input_digest, input, rewritten, reasons, mode, revision, eval_ns)
-	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
+	(id, time_ns, session, agent, server, tool, outcome, asked, input_digest, input, rewritten, reasons, mode, revision, eval_ns, latency_ns)
+	VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`
 
 func dsn(path string, sync string, readOnly bool) (string, error) {
 	if path == "" || strings.ContainsAny(path, "?#") {
@@ -134,7 +178,7 @@ func Open(path string, opts *Options) (*Sink, error) {
 		return nil, fmt.Errorf("audit: %w", err)
 	}
 	db.SetMaxOpenConns(4)
-	if _, err := db.Exec(schema); err != nil {
+	if err := migrate(context.Background(), db); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("audit: creating schema in %s: %w", path, err)
 	}
@@ -156,9 +200,9 @@ func Open(path string, opts *Options) (*Sink, error) {
 
 func toRow(e *audit.Event) (row, error) {
 	r := row{
-		id: e.ID, session: e.Session, agent: e.Agent, tool: e.Tool,
+		id: e.ID, session: e.Session, agent: e.Agent, server: e.Server, tool: e.Tool,
 		outcome: e.Outcome.String(), digest: e.InputDigest, mode: e.Mode, revision: e.Revision,
-		timeNS: e.Time.UnixNano(), evalNS: int64(e.EvalTime), asked: e.Asked,
+		timeNS: e.Time.UnixNano(), evalNS: int64(e.EvalTime), latencyNS: int64(e.Latency), asked: e.Asked,
 	}
 	if r.id == "" {
 		return r, errors.New("audit: event has no id")
@@ -265,8 +309,8 @@ func (s *Sink) commit(batch []*pendingRow) error {
 	st := tx.Stmt(s.ins)
 	for _, p := range batch {
 		r := &p.row
-		if _, err := st.Exec(r.id, r.timeNS, r.session, r.agent, r.tool, r.outcome, r.asked, r.digest,
-			r.input, r.rewritten, r.reasons, r.mode, r.revision, r.evalNS); err != nil {
+		if _, err := st.Exec(r.id, r.timeNS, r.session, r.agent, r.server, r.tool, r.outcome, r.asked, r.digest,
+			r.input, r.rewritten, r.reasons, r.mode, r.revision, r.evalNS, r.latencyNS); err != nil {
 			tx.Rollback()
 			return fmt.Errorf("audit: storing event %s: %w", r.id, err)
 		}
@@ -307,8 +351,8 @@ func OpenLog(path string) (audit.Sink, error) {
 type Filter struct {
 	// Since and Until bound the event time: Since <= time < Until.
 	Since, Until time.Time
-	// Session, Agent and Tool match exactly.
-	Session, Agent, Tool string
+	// Session, Agent, Server and Tool match exactly.
+	Session, Agent, Server, Tool string
 	// Outcome matches the outcome; Invalid matches any.
 	Outcome toolgate.Outcome
 	// Newest orders the newest event first; otherwise oldest first.
@@ -349,7 +393,20 @@ func query(ctx context.Context, db *sql.DB, f Filter) ([]audit.Event, error) {
 	if !f.Until.IsZero() {
 		where, args = append(where, "time_ns < ?"), append(args, f.Until.UnixNano())
 	}
-	for _, c := range []struct{ col, v string }{{"session", f.Session}, {"agent", f.Agent}, {"tool", f.Tool}} {
+	var version int
+	if err := db.QueryRowContext(ctx, "PRAGMA user_version").Scan(&version); err != nil {
+		return nil, fmt.Errorf("audit: query: %w", err)
+	}
+	// A database written before version 2 has no server or latency: read
+	// it as empty.
+	server, latency := "server", "latency_ns"
+	if version < 2 {
+		server, latency = "''", "0"
+		if f.Server != "" {
+			return nil, nil
+		}
+	}
+	for _, c := range []struct{ col, v string }{{"session", f.Session}, {"agent", f.Agent}, {server, f.Server}, {"tool", f.Tool}} {
 		if c.v != "" {
 			where, args = append(where, c.col+" = ?"), append(args, c.v)
 		}
@@ -357,7 +414,7 @@ func query(ctx context.Context, db *sql.DB, f Filter) ([]audit.Event, error) {
 	if f.Outcome != toolgate.Invalid {
 		where, args = append(where, "outcome = ?"), append(args, f.Outcome.String())
 	}
-	q := `SELECT id, time_ns, session, agent, tool, outcome, asked, input_digest, input, rewritten, reasons, mode, revision, eval_ns FROM events`
+	q := `SELECT id, time_ns, session, agent, ` + server + `, tool, outcome, asked, input_digest, input, rewritten, reasons, mode, revision, eval_ns, ` + latency + ` FROM events`
 	if len(where) > 0 {
 		q += " WHERE " + strings.Join(where, " AND ")
 	}
@@ -379,16 +436,16 @@ func query(ctx context.Context, db *sql.DB, f Filter) ([]audit.Event, error) {
 	for rows.Next() {
 		var (
 			e                         audit.Event
-			timeNS, evalNS            int64
+			timeNS, evalNS, latencyNS int64
 			outcome                   string
 			input, rewritten, reasons sql.NullString
 		)
-		if err := rows.Scan(&e.ID, &timeNS, &e.Session, &e.Agent, &e.Tool, &outcome, &e.Asked, &e.InputDigest,
-			&input, &rewritten, &reasons, &e.Mode, &e.Revision, &evalNS); err != nil {
+		if err := rows.Scan(&e.ID, &timeNS, &e.Session, &e.Agent, &e.Server, &e.Tool, &outcome, &e.Asked, &e.InputDigest,
+			&input, &rewritten, &reasons, &e.Mode, &e.Revision, &evalNS, &latencyNS); err != nil {
 			return nil, fmt.Errorf("audit: query: %w", err)
 		}
 		e.Time = time.Unix(0, timeNS).UTC()
-		e.EvalTime = time.Duration(evalNS)
+		e.EvalTime, e.Latency = time.Duration(evalNS), time.Duration(latencyNS)
 		e.Outcome, _ = toolgate.ParseOutcome(outcome) // unknown text reads as Invalid (deny)
 		if input.Valid {
 			e.Input = json.RawMessage(input.String)

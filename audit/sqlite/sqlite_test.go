@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"database/sql"
 	"fmt"
 	"os"
 	"os/exec"
@@ -108,6 +109,7 @@ func TestQueryFilters(t *testing.T) {
 		{"session", sqlite.Filter{Session: "session-1"}, count(func(e *audit.Event) bool { return e.Session == "session-1" })},
 		{"tool", sqlite.Filter{Tool: "Read"}, count(func(e *audit.Event) bool { return e.Tool == "Read" })},
 		{"agent", sqlite.Filter{Agent: "reviewer"}, 15},
+		{"server", sqlite.Filter{Server: "db"}, count(func(e *audit.Event) bool { return e.Server == "db" })},
 		{"outcome", sqlite.Filter{Outcome: toolgate.Deny}, count(func(e *audit.Event) bool { return e.Outcome == toolgate.Deny })},
 		{"combined", sqlite.Filter{Tool: "Bash", Outcome: toolgate.Allow, Since: base.Add(3 * time.Minute)},
 			count(func(e *audit.Event) bool {
@@ -289,4 +291,87 @@ func readJSONLFile(t *testing.T, path string) []audit.Event {
 		t.Fatal(err)
 	}
 	return evs
+}
+
+// v1Schema is the schema as version 1 of the sink wrote it, for the
+// migration test (the sink's own copy must never change).
+const v1Schema = `CREATE TABLE events (
+	seq INTEGER PRIMARY KEY, id TEXT NOT NULL UNIQUE, time_ns INTEGER NOT NULL,
+	session TEXT NOT NULL DEFAULT '', agent TEXT NOT NULL DEFAULT '', tool TEXT NOT NULL,
+	outcome TEXT NOT NULL, asked INTEGER NOT NULL DEFAULT 0, input_digest TEXT NOT NULL DEFAULT '',
+	input TEXT, rewritten TEXT, reasons TEXT, mode TEXT NOT NULL DEFAULT '',
+	revision TEXT NOT NULL DEFAULT '', eval_ns INTEGER NOT NULL DEFAULT 0);
+CREATE INDEX events_time ON events(time_ns);
+INSERT INTO events (id, time_ns, tool, outcome, input_digest) VALUES ('old-1', 1000, 'Bash', 'deny', 'd1');
+PRAGMA user_version = 1;`
+
+// TestMigrateFromVersion1: a database written by version 1 (no server, no
+// latency) is read as it is, and upgraded in place by the first Open —
+// by several processes' Opens at once too — losing no event.
+func TestMigrateFromVersion1(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.db")
+	db, err := sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Version 1 created its databases in WAL mode too.
+	if _, err := db.Exec("PRAGMA journal_mode = WAL;\n" + v1Schema); err != nil {
+		t.Fatal(err)
+	}
+	db.Close()
+
+	// Read-only, before any upgrade.
+	evs, err := sqlite.Query(t.Context(), path, sqlite.Filter{})
+	if err != nil || len(evs) != 1 || evs[0].ID != "old-1" || evs[0].Server != "" || evs[0].Latency != 0 {
+		t.Fatalf("version-1 database read: %v %+v", err, evs)
+	}
+	if evs, err := sqlite.Query(t.Context(), path, sqlite.Filter{Server: "db"}); err != nil || len(evs) != 0 {
+		t.Fatalf("server filter on a version-1 database: %v %+v", err, evs)
+	}
+
+	var wg sync.WaitGroup
+	sinks := make([]*sqlite.Sink, 4)
+	errs := make([]error, len(sinks))
+	for i := range sinks {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sinks[i], errs[i] = sqlite.Open(path, nil)
+		}()
+	}
+	wg.Wait()
+	for i, err := range errs {
+		if err != nil {
+			t.Fatalf("open %d of a version-1 database: %v", i, err)
+		}
+	}
+	e := audittest.Event(2) // server "db", with a latency
+	e.Latency = 123456
+	if err := sinks[0].Record(t.Context(), e); err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range sinks {
+		if err := s.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	evs = queryAll(t, path)
+	if len(evs) != 2 || evs[0].ID != "old-1" || evs[1].ID != e.ID {
+		t.Fatalf("after the upgrade: %+v", evs)
+	}
+	if evs[1].Server != "db" || evs[1].Latency != 123456 {
+		t.Errorf("the new event's server %q latency %v", evs[1].Server, evs[1].Latency)
+	}
+	if got, err := sqlite.Query(t.Context(), path, sqlite.Filter{Server: "db"}); err != nil || len(got) != 1 || got[0].ID != e.ID {
+		t.Errorf("server filter after the upgrade: %v %+v", err, got)
+	}
+	db, err = sql.Open("sqlite", path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	var v int
+	if err := db.QueryRow("PRAGMA user_version").Scan(&v); err != nil || v != 2 {
+		t.Errorf("user_version after the upgrade: %d %v", v, err)
+	}
 }

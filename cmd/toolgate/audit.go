@@ -35,6 +35,7 @@ func (c *cli) audit(args []string) int {
 	session := fs.String("session", "", "only this session `ID`")
 	agent := fs.String("agent", "", "only this sub-agent `NAME`")
 	tool := fs.String("tool", "", "only this tool `NAME`")
+	server := fs.String("server", "", "only tools of this MCP server `NAME`")
 	outcome := fs.String("outcome", "", "only this `OUTCOME` (allow, ask, deny, modify)")
 	limit := fs.Int("limit", 0, "at most `N` events (0: all)")
 	newest := fs.Bool("newest", false, "newest first")
@@ -52,7 +53,7 @@ func (c *cli) audit(args []string) int {
 		return exitUsage
 	}
 	now := time.Now()
-	f := sqlite.Filter{Session: *session, Agent: *agent, Tool: *tool, Newest: *newest, Limit: *limit}
+	f := sqlite.Filter{Session: *session, Agent: *agent, Server: *server, Tool: *tool, Newest: *newest, Limit: *limit}
 	var err error
 	if f.Since, err = parseWhen(*since, now); err != nil {
 		c.errorf("audit: --since: %v", err)
