@@ -10,24 +10,6 @@ import (
 // Client names a coding agent whose hook protocol this package speaks.
 type Client string
 
-// The supported clients.
-const (
-	// Claude is Claude Code (verified against 2.1.332): a PreToolUse
-	// command hook in .claude/settings.json.
-	Claude Client = "claude"
-	// Gemini is Gemini CLI (verified against 0.61.0): a BeforeTool command
-	// hook in .gemini/settings.json.
-	Gemini Client = "gemini"
-	// Codex is Codex CLI (verified against 0.171.0): a PreToolUse command
-	// hook in config.toml.
-	Codex Client = "codex"
-	// Cursor is the Cursor editor's agent: beforeShellExecution,
-	// beforeMCPExecution and beforeReadFile hooks in .cursor/hooks.json.
-	// Its protocol is implemented from Cursor's documentation only; see
-	// [Decode] and [Encode] for the assumptions made.
-	Cursor Client = "cursor"
-)
-
 // Clients lists the supported clients.
 var Clients = []Client{Claude, Gemini, Codex, Cursor}
 

@@ -435,54 +435,6 @@ func isToolgateEntry(h any, cmd string) bool {
 	return ok && isToolgateCommand(s, cmd)
 }
 
-// cursorEvents are the Cursor events toolgate gates.
-var cursorEvents = []string{cursorShell, cursorMCP, cursorRead}
-
-func editCursor(root, hooks *object, cmd string, install bool) (bool, error) {
-	entry := newObject()
-	entry.set("command", cmd)
-	entry.set("failClosed", true)
-	changed := false
-	for _, ev := range cursorEvents {
-		var list []any
-		if v, ok := hooks.get(ev); ok {
-			if list, ok = v.([]any); !ok {
-				return false, fmt.Errorf("hooks.%s is not a list", ev)
-			}
-		}
-		present := false
-		var rest []any
-		for _, h := range list {
-			if install && equalJSON(h, entry) && !present {
-				present = true
-				rest = append(rest, h)
-				continue
-			}
-			if isToolgateEntry(h, cmd) {
-				changed = true
-				continue
-			}
-			rest = append(rest, h)
-		}
-		if install && !present {
-			rest = append(rest, entry)
-			changed = true
-		}
-		if len(rest) == 0 {
-			hooks.del(ev)
-		} else {
-			hooks.set(ev, rest)
-		}
-	}
-	if install {
-		if _, ok := root.get("version"); !ok {
-			root.set("version", 1)
-			changed = true
-		}
-	}
-	return changed, nil
-}
-
 const (
 	tomlBegin = "# >>> toolgate hook (managed by `toolgate hook install codex`; `toolgate hook uninstall codex` removes it)"
 	tomlEnd   = "# <<< toolgate hook"
