@@ -311,6 +311,8 @@ func Compile(layers []Layer, opts *Options) (*Config, error) {
 	c.protection = prot
 
 	// Rules.
+	c.shellPats = c.precompileShell(ls)
+	defer func() { c.shellPats = nil }()
 	c.static = newRuleSet()
 	ordinal := 0
 	for li, l := range ls {
@@ -615,6 +617,46 @@ func splitParam(spec string) (key, pat string, ok bool) {
 	return key, pat, true
 }
 
+// compiledPattern is a shell pattern compiled ahead of its rule.
+type compiledPattern struct {
+	p   *shell.Pattern
+	err error
+}
+
+// precompileShell compiles, in batches, the specifiers of the layers' rules
+// that name a shell tool (shell.CompilePatterns parses many patterns for
+// about the cost of a few). compileRule takes a rule's pattern from the
+// result; one it lacks (a rule read as shell only through a folded name)
+// is compiled there. A pattern is immutable, so rules with the same
+// specifier share it.
+func (c *Config) precompileShell(ls []Layer) map[string]compiledPattern {
+	var specs []string
+	seen := map[string]bool{}
+	for _, l := range ls {
+		if l.Source == SourceSession {
+			continue
+		}
+		for _, e := range []Effect{EffectDeny, EffectAsk, EffectAllow} {
+			for _, s := range l.rules(e) {
+				pr, err := rule.Parse(s.Text)
+				if err != nil || !pr.HasSpecifier() || seen[pr.Specifier] {
+					continue
+				}
+				if strings.EqualFold(pr.Tool, "Bash") || c.toolInfo(pr.Tool).Kind == KindShell {
+					seen[pr.Specifier] = true
+					specs = append(specs, pr.Specifier)
+				}
+			}
+		}
+	}
+	pats, errs := shell.CompilePatterns(specs)
+	out := make(map[string]compiledPattern, len(specs))
+	for i, spec := range specs {
+		out[spec] = compiledPattern{pats[i], errs[i]}
+	}
+	return out
+}
+
 func (c *Config) compileRule(s RuleSpec, e Effect, l Layer) (*crule, *Diagnostic) {
 	fail := func(off int, format string, args ...any) (*crule, *Diagnostic) {
 		pos := s.Pos
@@ -745,7 +787,11 @@ func (c *Config) compileRule(s RuleSpec, e Effect, l Layer) (*crule, *Diagnostic
 		if strings.HasPrefix(spec, field+":") || strings.HasPrefix(spec, "command:") || strings.HasPrefix(spec, "cmd:") {
 			return fail(off, "a shell rule's specifier is a command pattern; %q looks like a parameter rule, which a compound command could dodge — write the command itself", spec[:strings.IndexByte(spec, ':')+1])
 		}
-		p, err := shell.CompilePattern(spec)
+		cp, ok := c.shellPats[spec]
+		if !ok {
+			cp.p, cp.err = shell.CompilePattern(spec)
+		}
+		p, err := cp.p, cp.err
 		if err != nil {
 			if pe, ok := err.(*shell.PatternError); ok {
 				return fail(off+pe.Offset, "%s", pe.Msg)

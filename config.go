@@ -26,8 +26,11 @@ type Config struct {
 	mode            Mode
 	enabled         bool
 
-	static  *ruleSet
-	session *ruleSet // may be nil
+	static *ruleSet
+	// shellPats holds the shell patterns of the layers' rules while they
+	// compile (see precompileShell); nil after.
+	shellPats map[string]compiledPattern
+	session   *ruleSet // may be nil
 
 	additionalDirs []string
 	protection     *pathmatch.Protection

@@ -23,7 +23,7 @@ import (
 // splitAssigns moves the pattern's leading assignment words into
 // p.assigns and returns the words that remain. A pattern made only of
 // assignments is left alone.
-func (p *Pattern) splitAssigns(words []*syntax.Word, spec string) []*syntax.Word {
+func (p *Pattern) splitAssigns(words []*syntax.Word, spec, src string) []*syntax.Word {
 	n := 0
 	for n < len(words) && isAssignPatternWord(words[n]) {
 		n++
@@ -36,7 +36,7 @@ func (p *Pattern) splitAssigns(words []*syntax.Word, spec string) []*syntax.Word
 		if i > 0 {
 			a.units = append(a.units, uSep)
 		}
-		a.units = appendPatternWord(a.units, w, spec)
+		a.units = appendPatternWord(a.units, w, src)
 	}
 	for _, u := range a.units {
 		if u == uStar {

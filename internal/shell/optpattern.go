@@ -24,7 +24,7 @@ type optPattern struct {
 // compileOptPattern returns the option-aware reading of a pattern's words,
 // or nil when the pattern does not start with a modelled command and
 // options without arguments.
-func compileOptPattern(words []*syntax.Word, spec string) *optPattern {
+func compileOptPattern(words []*syntax.Word, spec, src string) *optPattern {
 	if len(words) < 2 {
 		return nil
 	}
@@ -35,7 +35,7 @@ func compileOptPattern(words []*syntax.Word, spec string) *optPattern {
 	}
 	lits := make([]string, len(words))
 	for i, w := range words {
-		us := appendPatternWord(nil, w, spec)
+		us := appendPatternWord(nil, w, src)
 		b := make([]byte, 0, len(us))
 		for j, u := range us {
 			if u >= 256 {
@@ -116,7 +116,7 @@ func compileOptPattern(words []*syntax.Word, spec string) *optPattern {
 		return op
 	}
 	if len(rest) > 0 {
-		p := &Pattern{spec: spec, units: wordsUnits(rest, spec)}
+		p := &Pattern{spec: spec, units: wordsUnits(rest, src, len(spec)+1)}
 		p.lower = lowerUnits(p.units)
 		op.rest = p
 	}

@@ -50,40 +50,49 @@ const (
 // words; an unquoted * is a wildcard, and an unquoted operator or
 // redirection is an error.
 func CompilePattern(spec string) (*Pattern, error) {
-	if strings.TrimSpace(spec) == "" {
-		return nil, &PatternError{Offset: 0, Msg: "empty command pattern"}
-	}
-	if i := strings.IndexByte(spec, 0); i >= 0 {
-		return nil, &PatternError{Offset: i, Msg: "NUL byte in command pattern"}
+	if err := checkSpec(spec); err != nil {
+		return nil, err
 	}
 	// One pooled parser serves every pattern compiled on this goroutine
 	// (the words it returns do not refer back to it).
 	p := parserPool.Get().(*syntax.Parser)
 	defer parserPool.Put(p)
 	var words []*syntax.Word
-	var perr error
 	for w, err := range p.WordsSeq(strings.NewReader(spec)) {
 		if err != nil {
-			perr = err
-			break
+			var pe syntax.ParseError
+			off := 0
+			if errors.As(err, &pe) {
+				off = int(pe.Pos.Offset())
+			}
+			return nil, &PatternError{Offset: min(off, len(spec)), Msg: operatorMsg(err)}
 		}
 		words = append(words, w)
 	}
-	if perr != nil {
-		var pe syntax.ParseError
-		off := 0
-		if errors.As(perr, &pe) {
-			off = int(pe.Pos.Offset())
-		}
-		return nil, &PatternError{Offset: min(off, len(spec)), Msg: operatorMsg(perr)}
+	return finishPattern(spec, spec, 0, words)
+}
+
+// checkSpec rejects what no pattern may be before it is parsed.
+func checkSpec(spec string) error {
+	if strings.TrimSpace(spec) == "" {
+		return &PatternError{Offset: 0, Msg: "empty command pattern"}
 	}
+	if i := strings.IndexByte(spec, 0); i >= 0 {
+		return &PatternError{Offset: i, Msg: "NUL byte in command pattern"}
+	}
+	return nil
+}
+
+// finishPattern compiles spec from its parsed words, whose offsets point
+// into src, where spec starts at byte base.
+func finishPattern(spec, src string, base int, words []*syntax.Word) (*Pattern, error) {
 	// Anything outside the words (a comment, a newline) is not allowed.
 	pos := 0
 	for _, w := range words {
-		if o := uncovered(spec, pos, int(w.Pos().Offset())); o >= 0 {
+		if o := uncovered(spec, pos, int(w.Pos().Offset())-base); o >= 0 {
 			return nil, &PatternError{Offset: o, Msg: fmt.Sprintf("unexpected %q outside a word", spec[o])}
 		}
-		pos = int(w.End().Offset())
+		pos = int(w.End().Offset()) - base
 	}
 	if o := uncovered(spec, pos, len(spec)); o >= 0 {
 		return nil, &PatternError{Offset: o, Msg: fmt.Sprintf("unexpected %q outside a word", spec[o])}
@@ -92,9 +101,9 @@ func CompilePattern(spec string) (*Pattern, error) {
 		return nil, &PatternError{Offset: 0, Msg: "empty command pattern"}
 	}
 	pat := &Pattern{spec: spec}
-	words = pat.splitAssigns(words, spec)
-	pat.opt = compileOptPattern(words, spec)
-	pat.units = wordsUnits(words, spec)
+	words = pat.splitAssigns(words, spec, src)
+	pat.opt = compileOptPattern(words, spec, src)
+	pat.units = wordsUnits(words, src, len(spec)+1)
 	for _, u := range pat.units {
 		if u == uStar || u == uBStar {
 			pat.wild = true
@@ -104,15 +113,87 @@ func CompilePattern(spec string) (*Pattern, error) {
 	return pat, nil
 }
 
+// batchSize is how many patterns [CompilePatterns] parses at once: large
+// enough to share the parser's allocations, small enough that a pattern
+// that cannot share a parse costs its neighbours little.
+const batchSize = 64
+
+// CompilePatterns compiles many command patterns: pats[i], errs[i] are
+// what CompilePattern(specs[i]) returns. Patterns are parsed together, one
+// line each, which costs far less than parsing them one by one; any batch
+// in which that could read differently from a parse of its own — a parse
+// error, or a word crossing from one pattern into the next — is compiled
+// pattern by pattern instead.
+func CompilePatterns(specs []string) (pats []*Pattern, errs []error) {
+	pats, errs = make([]*Pattern, len(specs)), make([]error, len(specs))
+	var batch []int // indexes into specs
+	flush := func() {
+		if len(batch) > 0 && !compileBatch(specs, batch, pats, errs) {
+			for _, i := range batch {
+				pats[i], errs[i] = CompilePattern(specs[i])
+			}
+		}
+		batch = batch[:0]
+	}
+	for i, spec := range specs {
+		if checkSpec(spec) != nil || strings.ContainsAny(spec, "\n\r") || strings.HasSuffix(spec, "\\") {
+			// Alone: its errors, or a line of its own that is not one line.
+			pats[i], errs[i] = CompilePattern(spec)
+			continue
+		}
+		if batch = append(batch, i); len(batch) == batchSize {
+			flush()
+		}
+	}
+	flush()
+	return pats, errs
+}
+
+// compileBatch parses the patterns specs[batch[...]] as one text, a line
+// each, and compiles each from its words. It reports false, having set
+// nothing, when the text did not parse as those lines of words.
+func compileBatch(specs []string, batch []int, pats []*Pattern, errs []error) bool {
+	starts := make([]int, len(batch)) // where each pattern starts in src
+	var b strings.Builder
+	for k, i := range batch {
+		starts[k] = b.Len()
+		b.WriteString(specs[i])
+		b.WriteByte('\n')
+	}
+	src := b.String()
+	p := parserPool.Get().(*syntax.Parser)
+	defer parserPool.Put(p)
+	words := make([][]*syntax.Word, len(batch))
+	k := 0
+	for w, err := range p.WordsSeq(strings.NewReader(src)) {
+		if err != nil {
+			return false
+		}
+		off, end := int(w.Pos().Offset()), int(w.End().Offset())
+		for k+1 < len(batch) && off >= starts[k+1] {
+			k++
+		}
+		if off < starts[k] || end > starts[k]+len(specs[batch[k]]) {
+			return false
+		}
+		words[k] = append(words[k], w)
+	}
+	for k, i := range batch {
+		pats[i], errs[i] = finishPattern(specs[i], src, starts[k], words[k])
+	}
+	return true
+}
+
 // wordsUnits returns the units of a pattern's words, separated by word
 // boundaries; a trailing " *" or ":*" becomes a boundary wildcard.
-func wordsUnits(words []*syntax.Word, spec string) []unit {
-	us := make([]unit, 0, len(spec)+1)
+// The words' offsets point into src; size is the room to make at first.
+func wordsUnits(words []*syntax.Word, src string, size int) []unit {
+	us := make([]unit, 0, size)
 	for i, w := range words {
 		if i > 0 {
 			us = append(us, uSep)
 		}
-		us = appendPatternWord(us, w, spec)
+		us = appendPatternWord(us, w, src)
 	}
 	n := len(us)
 	if n >= 2 && us[n-1] == uStar && (us[n-2] == uSep || us[n-2] == ':') {
