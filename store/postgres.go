@@ -18,6 +18,19 @@ const notifyChannel = "toolgate_changes"
 // migrationLock is the advisory lock key that serialises migrations.
 const migrationLock = 7_318_001
 
+// postgresDialect is PostgreSQL's: $n placeholders, migrations under an
+// advisory lock, changes announced with NOTIFY.
+var postgresDialect = dialect{
+	name:   "postgres",
+	dollar: true,
+	serial: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
+	lock:   fmt.Sprintf("SELECT pg_advisory_xact_lock(%d)", migrationLock),
+	notify: func(ctx context.Context, tx *sql.Tx, topic string) error {
+		_, err := tx.ExecContext(ctx, `SELECT pg_notify($1, $2)`, notifyChannel, topic)
+		return err
+	},
+}
+
 // OpenPostgres connects to PostgreSQL (dsn as pgx reads it, a URL or
 // key=value pairs), applies the migrations and starts listening for the
 // changes other replicas make. Logger, if not nil, hears of lost and
@@ -31,16 +44,7 @@ func OpenPostgres(ctx context.Context, dsn string, logger *slog.Logger) (Store, 
 	db.SetMaxOpenConns(16)
 	db.SetMaxIdleConns(16)
 	db.SetConnMaxIdleTime(5 * time.Minute)
-	s := &sqlStore{db: db, subs: newBroker(), d: dialect{
-		name:   "postgres",
-		dollar: true,
-		serial: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
-		lock:   fmt.Sprintf("SELECT pg_advisory_xact_lock(%d)", migrationLock),
-		notify: func(ctx context.Context, tx *sql.Tx, topic string) error {
-			_, err := tx.ExecContext(ctx, `SELECT pg_notify($1, $2)`, notifyChannel, topic)
-			return err
-		},
-	}}
+	s := &sqlStore{db: db, subs: newBroker(), d: postgresDialect}
 	if err := s.db.PingContext(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("postgres: %w", err)

@@ -133,15 +133,24 @@ var migrations = []string{
 		micros BIGINT NOT NULL
 	);
 	CREATE INDEX decision_log_by_time ON decision_log (time_ms)`,
+	// 2: the decision log names the MCP server of the call. A constant
+	// default adds the column without rewriting the table on PostgreSQL
+	// (11 and later) or SQLite, and a replica still on version 1 code goes
+	// on inserting rows (with server '') during a rolling upgrade.
+	`ALTER TABLE decision_log ADD COLUMN server TEXT NOT NULL DEFAULT ''`,
 }
 
 // migrate applies the migrations not yet applied, each in a transaction
 // that records its version.
-func (s *sqlStore) migrate(ctx context.Context) error {
+func (s *sqlStore) migrate(ctx context.Context) error { return s.migrateTo(ctx, len(migrations)) }
+
+// migrateTo applies the migrations up to version upTo (tests build old
+// schemas with it).
+func (s *sqlStore) migrateTo(ctx context.Context, upTo int) error {
 	if _, err := s.db.ExecContext(ctx, `CREATE TABLE IF NOT EXISTS schema_migrations (version BIGINT PRIMARY KEY, applied_ms BIGINT NOT NULL)`); err != nil {
 		return fmt.Errorf("creating schema_migrations: %w", err)
 	}
-	for i, m := range migrations {
+	for i, m := range migrations[:upTo] {
 		version := i + 1
 		if err := s.apply(ctx, version, m); err != nil {
 			return fmt.Errorf("migration %d: %w", version, err)
@@ -526,9 +535,9 @@ func (s *sqlStore) Log(ctx context.Context, entries []Entry) error {
 		if err != nil {
 			return err
 		}
-		args := make([]any, 0, n*15)
+		args := make([]any, 0, n*logColCount)
 		for _, e := range entries[:n] {
-			args = append(args, ms(e.Time), e.Event, e.Caller, e.Agent, e.Session, e.Tool, e.Digest, e.Outcome,
+			args = append(args, ms(e.Time), e.Event, e.Caller, e.Agent, e.Session, e.Tool, e.Server, e.Digest, e.Outcome,
 				e.Kind, e.Rule, e.Revision, e.Approval, e.Approver, e.Message, e.Micros)
 		}
 		if _, err := tx.StmtContext(ctx, st).ExecContext(ctx, args...); err != nil {
@@ -539,15 +548,22 @@ func (s *sqlStore) Log(ctx context.Context, entries []Entry) error {
 	return tx.Commit()
 }
 
+// logCols are the columns of the decision log that Log writes, in the
+// order of its arguments and of Entries' Scan.
+const logCols = `time_ms, event, caller, agent, session, tool, server, digest, outcome, kind, rule, revision, approval, approver, message, micros`
+
+var logColCount = strings.Count(logCols, ",") + 1
+
 // logInsert is the INSERT of n decision log rows.
 func logInsert(n int) string {
+	row := "(?" + strings.Repeat(", ?", logColCount-1) + ")"
 	var b strings.Builder
-	b.WriteString(`INSERT INTO decision_log (time_ms, event, caller, agent, session, tool, digest, outcome, kind, rule, revision, approval, approver, message, micros) VALUES `)
+	b.WriteString(`INSERT INTO decision_log (` + logCols + `) VALUES `)
 	for i := range n {
 		if i > 0 {
 			b.WriteString(", ")
 		}
-		b.WriteString("(?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")
+		b.WriteString(row)
 	}
 	return b.String()
 }
@@ -556,8 +572,7 @@ func (s *sqlStore) Entries(ctx context.Context, after int64, limit int) ([]Entry
 	if limit <= 0 {
 		limit = 1000
 	}
-	rows, err := s.db.QueryContext(ctx, s.q(`SELECT seq, time_ms, event, caller, agent, session, tool, digest, outcome, kind, rule,
-		revision, approval, approver, message, micros FROM decision_log WHERE seq > ? ORDER BY seq LIMIT ?`), after, limit)
+	rows, err := s.db.QueryContext(ctx, s.q(`SELECT seq, `+logCols+` FROM decision_log WHERE seq > ? ORDER BY seq LIMIT ?`), after, limit)
 	if err != nil {
 		return nil, err
 	}
@@ -566,7 +581,7 @@ func (s *sqlStore) Entries(ctx context.Context, after int64, limit int) ([]Entry
 	for rows.Next() {
 		var e Entry
 		var t int64
-		if err := rows.Scan(&e.Seq, &t, &e.Event, &e.Caller, &e.Agent, &e.Session, &e.Tool, &e.Digest, &e.Outcome,
+		if err := rows.Scan(&e.Seq, &t, &e.Event, &e.Caller, &e.Agent, &e.Session, &e.Tool, &e.Server, &e.Digest, &e.Outcome,
 			&e.Kind, &e.Rule, &e.Revision, &e.Approval, &e.Approver, &e.Message, &e.Micros); err != nil {
 			return nil, err
 		}

@@ -9,6 +9,10 @@ import (
 	_ "modernc.org/sqlite" // the "sqlite" database/sql driver
 )
 
+// sqliteDialect is SQLite's: ? placeholders, migrations serialised by the
+// immediate transaction itself, changes announced within the process.
+var sqliteDialect = dialect{name: "sqlite", serial: "INTEGER PRIMARY KEY AUTOINCREMENT"}
+
 // OpenSQLite opens (creating it if needed) the SQLite database at path and
 // applies the migrations. It is for one replica: several processes may open
 // one file, but only the process that makes a change is notified of it.
@@ -24,7 +28,7 @@ func OpenSQLite(ctx context.Context, path string) (Store, error) {
 		return nil, err
 	}
 	db.SetMaxOpenConns(8)
-	s := &sqlStore{db: db, d: dialect{name: "sqlite", serial: "INTEGER PRIMARY KEY AUTOINCREMENT"}, subs: newBroker()}
+	s := &sqlStore{db: db, d: sqliteDialect, subs: newBroker()}
 	if err := s.migrate(ctx); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("sqlite %s: %w", path, err)

@@ -111,10 +111,14 @@ type Entry struct {
 	Event string    `json:"event"` // decision, answer or expire
 	// Caller is the token name of the request; Approver the token name of
 	// an answer.
-	Caller   string `json:"caller,omitempty"`
-	Agent    string `json:"agent,omitempty"`
-	Session  string `json:"session,omitempty"`
-	Tool     string `json:"tool,omitempty"`
+	Caller  string `json:"caller,omitempty"`
+	Agent   string `json:"agent,omitempty"`
+	Session string `json:"session,omitempty"`
+	Tool    string `json:"tool,omitempty"`
+	// Server is the MCP server the tool belongs to, as the request named
+	// it: "" when it named none, and in entries written before schema
+	// version 2.
+	Server   string `json:"server,omitempty"`
 	Digest   string `json:"digest,omitempty"`
 	Outcome  string `json:"outcome"`
 	Kind     string `json:"kind,omitempty"`

@@ -309,15 +309,28 @@ func conformance(t *testing.T, open opener) {
 		for i := range 450 {
 			es = append(es, Entry{Time: t0, Event: "decision", Caller: "ci", Tool: "Bash", Outcome: "allow", Message: fmt.Sprint(i), Micros: int64(i)})
 		}
+		// Every field, the MCP server among them, survives the round trip.
+		full := Entry{Time: t0.Add(time.Second), Event: "decision", Caller: "ci", Agent: "sub", Session: "s1",
+			Tool: "mcp__fs__read_file", Server: "fs", Digest: "sha256:cc", Outcome: "ask", Kind: "rule",
+			Rule: "mcp__fs", Revision: "rev1", Approval: "ap_1", Approver: "alice", Message: "m", Micros: 7}
+		es = append(es, full)
 		if err := s.Log(ctx, es); err != nil {
 			t.Fatal(err)
 		}
 		got, err := s.Entries(ctx, 0, 1000)
-		if err != nil || len(got) != 450 {
+		if err != nil || len(got) != 451 {
 			t.Fatalf("Entries = %d, %v", len(got), err)
 		}
-		if got[449].Message != "449" || !got[0].Time.Equal(t0) {
+		if got[449].Message != "449" || !got[0].Time.Equal(t0) || got[0].Server != "" {
 			t.Fatalf("order or time lost: %+v", got[449])
+		}
+		last := got[450]
+		if last.Seq <= got[449].Seq || !last.Time.Equal(full.Time) {
+			t.Fatalf("last entry %+v", last)
+		}
+		last.Seq, last.Time = 0, full.Time
+		if last != full {
+			t.Fatalf("round trip changed the entry:\n got %+v\nwant %+v", last, full)
 		}
 		more, _ := s.Entries(ctx, got[99].Seq, 10)
 		if len(more) != 10 || more[0].Message != "100" {
@@ -340,4 +353,68 @@ func TestSQLiteSchemaVersion(t *testing.T) {
 		t.Fatalf("schema version %d, %v", v, err)
 	}
 	var _ *sql.DB = db
+}
+
+// TestUpgradeFromVersion1 opens, on both databases, a store whose schema is
+// at version 1 and holds a decision log entry: the entry reads back with
+// no server, and new entries keep theirs.
+func TestUpgradeFromVersion1(t *testing.T) {
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name string
+		// open returns a raw handle on a fresh database, its dialect, and
+		// a function that opens it as a Store.
+		open func(t *testing.T) (*sql.DB, dialect, func() (Store, error))
+	}{
+		{"sqlite", func(t *testing.T) (*sql.DB, dialect, func() (Store, error)) {
+			path := filepath.Join(t.TempDir(), "v1.db")
+			db, err := sql.Open("sqlite", "file:"+path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return db, sqliteDialect, func() (Store, error) { return OpenSQLite(ctx, path) }
+		}},
+		{"postgres", func(t *testing.T) (*sql.DB, dialect, func() (Store, error)) {
+			dsn := freshSchema(t, postgresDSN(t))
+			cfg, err := pgx.ParseConfig(dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return stdlib.OpenDB(*cfg), postgresDialect, func() (Store, error) { return OpenPostgres(ctx, dsn, nil) }
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			db, d, open := tt.open(t)
+			old := &sqlStore{db: db, d: d, subs: newBroker()}
+			if err := old.migrateTo(ctx, 1); err != nil {
+				t.Fatal(err)
+			}
+			// The columns of version 1, as a replica running its code wrote them.
+			if _, err := db.ExecContext(ctx, old.q(`INSERT INTO decision_log (time_ms, event, caller, agent, session, tool,
+				digest, outcome, kind, rule, revision, approval, approver, message, micros)
+				VALUES (?, 'decision', 'ci', '', 's1', 'Bash', '', 'allow', 'rule', 'Bash(make)', 'rev0', '', '', '', 3)`), ms(t0)); err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+			s, err := open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			var v int
+			if err := s.(*sqlStore).db.QueryRowContext(ctx, `SELECT MAX(version) FROM schema_migrations`).Scan(&v); err != nil || v != SchemaVersion() || v < 2 {
+				t.Fatalf("schema version %d (want %d), %v", v, SchemaVersion(), err)
+			}
+			if err := s.Log(ctx, []Entry{{Time: t0, Event: "decision", Caller: "ci", Tool: "mcp__fs__read_file", Server: "fs", Outcome: "deny"}}); err != nil {
+				t.Fatal(err)
+			}
+			got, err := s.Entries(ctx, 0, 0)
+			if err != nil || len(got) != 2 {
+				t.Fatalf("Entries = %+v, %v", got, err)
+			}
+			if got[0].Rule != "Bash(make)" || got[0].Server != "" || got[1].Server != "fs" {
+				t.Fatalf("entries after the upgrade: %+v", got)
+			}
+		})
+	}
 }
