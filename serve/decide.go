@@ -35,7 +35,7 @@ func (s *Server) decideCall(ctx context.Context, id Identity, c Call) response {
 		r := d.Reason()
 		entry.Time = s.now()
 		entry.Event = "decision"
-		entry.Caller, entry.Agent, entry.Session, entry.Tool = id.Name, c.Agent, c.Session, c.Tool
+		entry.Caller, entry.Agent, entry.Session, entry.Tool, entry.Server = id.Name, c.Agent, c.Session, c.Tool, c.Server
 		entry.Outcome, entry.Kind, entry.Rule, entry.Revision = out, kind, r.Rule, dec.pol.revision
 		entry.Message = r.Message
 		entry.Micros = elapsed.Microseconds()
