@@ -28,8 +28,9 @@ func (c *Config) addAgent(name string, ap AgentPolicy, li int, l Layer) Diagnost
 		default:
 			specs = ap.Allow
 		}
+		var rbuf [4]*crule // the readings of one rule, taken before the next
 		for i, s := range specs {
-			rs, d := c.compileReadings(s, eff, l) // readings.go
+			rs, d := c.compileReadings(s, eff, l, rbuf[:0]) // readings.go
 			if d != nil {
 				diags = append(diags, *d)
 				continue

@@ -6,7 +6,6 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
 	"regexp"
 	"sort"
 	"strings"
@@ -324,8 +323,9 @@ func Compile(layers []Layer, opts *Options) (*Config, error) {
 			if c.managedOnly && l.Source != SourceManaged && e != EffectDeny {
 				continue
 			}
+			var rbuf [4]*crule // the readings of one rule, taken before the next
 			for i, s := range specs {
-				rs, d := c.compileReadings(s, e, l) // readings.go
+				rs, d := c.compileReadings(s, e, l, rbuf[:0]) // readings.go
 				if d != nil {
 					diags = append(diags, *d)
 					continue
@@ -385,12 +385,13 @@ func (c *Config) compileSession(ls []Layer, idx []int) (*ruleSet, Diagnostics) {
 	rs := newRuleSet()
 	ord := -1 << 30 // session rules come before every other layer
 	for li, l := range ls {
+		var rbuf [4]*crule // the readings of one rule, taken before the next
 		for _, e := range []Effect{EffectDeny, EffectAsk, EffectAllow} {
 			if c.managedOnly && e != EffectDeny {
 				continue
 			}
 			for i, s := range l.rules(e) {
-				crs, d := c.compileReadings(s, e, l) // readings.go
+				crs, d := c.compileReadings(s, e, l, rbuf[:0]) // readings.go
 				if d != nil {
 					diags = append(diags, *d)
 					continue
@@ -440,8 +441,10 @@ func revisionOf(ls []Layer, opts Options) string {
 		encode(rest)
 		for _, e := range []Effect{EffectAllow, EffectDeny, EffectAsk} {
 			encode(e)
+			var buf []byte
 			for _, r := range l.rules(e) {
-				hashRule(h, r)
+				buf = appendRule(buf[:0], r)
+				h.Write(buf)
 			}
 		}
 	}
@@ -453,23 +456,16 @@ func revisionOf(ls []Layer, opts Options) string {
 	return hex.EncodeToString(h.Sum(nil))[:16]
 }
 
-// hashRule writes every field of r to h, each length-prefixed so that no
-// two rules write the same bytes (TestHashRuleCoversRuleSpec keeps the
-// list complete).
-func hashRule(h io.Writer, r RuleSpec) {
-	var buf [64]byte
-	b := buf[:0]
-	str := func(s string) {
-		b = binary.AppendUvarint(b, uint64(len(s)))
-		h.Write(b)
-		b = b[:0]
-		io.WriteString(h, s)
-	}
-	str(r.Text)
-	str(r.Pos.File)
+// appendRule appends every field of r to b, each length-prefixed so that
+// no two rules append the same bytes (TestHashRuleCoversRuleSpec keeps the
+// list complete), for the revision hash.
+func appendRule(b []byte, r RuleSpec) []byte {
+	b = binary.AppendUvarint(b, uint64(len(r.Text)))
+	b = append(b, r.Text...)
+	b = binary.AppendUvarint(b, uint64(len(r.Pos.File)))
+	b = append(b, r.Pos.File...)
 	b = binary.AppendVarint(b, int64(r.Pos.Line))
-	b = binary.AppendVarint(b, int64(r.Pos.Column))
-	h.Write(b)
+	return binary.AppendVarint(b, int64(r.Pos.Column))
 }
 
 // toolCatalog returns the built-in catalog as layers (highest priority
@@ -631,7 +627,11 @@ type compiledPattern struct {
 // specifier share it.
 func (c *Config) precompileShell(ls []Layer) map[string]compiledPattern {
 	var specs []string
-	seen := map[string]bool{}
+	n := 0
+	for _, l := range ls {
+		n += len(l.Allow) + len(l.Deny) + len(l.Ask)
+	}
+	out := make(map[string]compiledPattern, n/2)
 	for _, l := range ls {
 		if l.Source == SourceSession {
 			continue
@@ -639,18 +639,20 @@ func (c *Config) precompileShell(ls []Layer) map[string]compiledPattern {
 		for _, e := range []Effect{EffectDeny, EffectAsk, EffectAllow} {
 			for _, s := range l.rules(e) {
 				pr, err := rule.Parse(s.Text)
-				if err != nil || !pr.HasSpecifier() || seen[pr.Specifier] {
+				if err != nil || !pr.HasSpecifier() {
+					continue
+				}
+				if _, dup := out[pr.Specifier]; dup {
 					continue
 				}
 				if strings.EqualFold(pr.Tool, "Bash") || c.toolInfo(pr.Tool).Kind == KindShell {
-					seen[pr.Specifier] = true
+					out[pr.Specifier] = compiledPattern{}
 					specs = append(specs, pr.Specifier)
 				}
 			}
 		}
 	}
 	pats, errs := shell.CompilePatterns(specs)
-	out := make(map[string]compiledPattern, len(specs))
 	for i, spec := range specs {
 		out[spec] = compiledPattern{pats[i], errs[i]}
 	}

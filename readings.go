@@ -37,8 +37,15 @@ import (
 //     allow rule approves nothing.
 
 // compileReadings compiles every reading of rule s. An allow rule that can
-// approve nothing yields no compiled rule and no error.
-func (c *Config) compileReadings(s RuleSpec, e Effect, l Layer) ([]*crule, *Diagnostic) {
+// approve nothing yields no compiled rule and no error. The rules may be
+// appended to buf (whose memory the caller reuses once it has taken them).
+func (c *Config) compileReadings(s RuleSpec, e Effect, l Layer, buf []*crule) ([]*crule, *Diagnostic) {
+	one := func(r *crule) []*crule {
+		if r == nil {
+			return nil
+		}
+		return append(buf[:0], r)
+	}
 	pr, perr := rule.Parse(s.Text)
 	if perr != nil {
 		r, d := c.compileRule(s, e, l)
@@ -85,7 +92,7 @@ func (c *Config) compileReadings(s RuleSpec, e Effect, l Layer) ([]*crule, *Diag
 		}
 		return rs
 	}
-	var out []*crule
+	out := buf[:0]
 	if plan.primary {
 		seen[s.Text] = true
 		r, d := c.compileRule(s, e, l)
@@ -118,12 +125,6 @@ func (c *Config) compileReadings(s RuleSpec, e Effect, l Layer) ([]*crule, *Diag
 	return out, nil
 }
 
-func one(r *crule) []*crule {
-	if r == nil {
-		return nil
-	}
-	return []*crule{r}
-}
 
 // readingPlan is what compileReadings compiles for one rule.
 type readingPlan struct {

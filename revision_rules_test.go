@@ -5,15 +5,15 @@ import (
 	"testing"
 )
 
-// TestHashRuleCoversRuleSpec: hashRule writes RuleSpec's fields by hand;
+// TestHashRuleCoversRuleSpec: appendRule writes RuleSpec's fields by hand;
 // a field added to RuleSpec or Position must be added there too, or the
 // policy revision would not change with it.
 func TestHashRuleCoversRuleSpec(t *testing.T) {
 	if n := reflect.TypeFor[RuleSpec]().NumField(); n != 2 {
-		t.Errorf("RuleSpec has %d fields; hashRule writes 2 (Text, Pos): update it", n)
+		t.Errorf("RuleSpec has %d fields; appendRule writes 2 (Text, Pos): update it", n)
 	}
 	if n := reflect.TypeFor[Position]().NumField(); n != 3 {
-		t.Errorf("Position has %d fields; hashRule writes 3 (File, Line, Column): update it", n)
+		t.Errorf("Position has %d fields; appendRule writes 3 (File, Line, Column): update it", n)
 	}
 	base := []Layer{{Source: SourceProject, File: "p.yaml", Allow: []RuleSpec{{Text: "Read", Pos: Position{File: "p.yaml", Line: 1, Column: 3}}}}}
 	rev := revisionOf(base, Options{})

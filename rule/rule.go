@@ -19,6 +19,7 @@ package rule
 import (
 	"fmt"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -207,10 +208,14 @@ func hasSpaceBeforePrefixStar(s string) bool {
 // fail open.
 func (r Rule) Trimmed(paths bool) string {
 	s := strings.TrimSpace(r.Specifier)
-	if strings.HasSuffix(s, ":*") {
-		s = strings.TrimRight(strings.TrimSuffix(s, ":*"), " \t") + ":*"
+	if head, ok := strings.CutSuffix(s, ":*"); ok {
+		if t := strings.TrimRight(head, " \t"); len(t) != len(head) {
+			s = t + ":*"
+		}
 	}
-	if paths && strings.Contains(s, "/") {
+	// Only a space can be trimmed next to a "/" (most specifiers have none:
+	// they are returned as they are).
+	if paths && strings.Contains(s, "/") && strings.IndexFunc(s, unicode.IsSpace) >= 0 {
 		parts := strings.Split(s, "/")
 		for i := range parts {
 			parts[i] = strings.TrimSpace(parts[i])

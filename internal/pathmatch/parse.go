@@ -190,7 +190,13 @@ func parseSeg(text string, strict bool) (seg, *PatternError) {
 	if text == "**" {
 		return seg{kind: sDStar}, nil
 	}
-	var toks []token
+	if !strings.ContainsAny(text, "\\*?[") && utf8.ValidString(text) {
+		// Most segments are plain text: each rune a literal, the segment
+		// itself (decoding an invalid byte would change it, so those take
+		// the long way).
+		return seg{kind: sLit, lit: text}, nil
+	}
+	toks := make([]token, 0, len(text))
 	wild := false
 	for i := 0; i < len(text); {
 		switch ch := text[i]; ch {
