@@ -125,7 +125,6 @@ func (c *Config) compileReadings(s RuleSpec, e Effect, l Layer, buf []*crule) ([
 	return out, nil
 }
 
-
 // readingPlan is what compileReadings compiles for one rule.
 type readingPlan struct {
 	primary         bool     // compile the rule's own text
