@@ -48,6 +48,17 @@ func shapeLayer(shape string, n int) toolgate.Layer {
 			default:
 				add(&l.Allow, fmt.Sprintf("Bash(npm run task%05d)", i))
 			}
+		case "urls":
+			switch i % 4 {
+			case 0:
+				add(&l.Allow, fmt.Sprintf("WebFetch(https://h%05d.example.com/api/*)", i))
+			case 1:
+				add(&l.Deny, fmt.Sprintf("WebFetch(https://h%05d.example.com/admin/*)", i))
+			case 2:
+				add(&l.Ask, fmt.Sprintf("WebFetch(*://h%05d.example.org/*)", i))
+			default:
+				add(&l.Deny, fmt.Sprintf("WebFetch(https://h%05d.example.net:*/*)", i))
+			}
 		case "globs":
 			switch i % 4 {
 			case 0:
@@ -67,6 +78,7 @@ func shapeLayer(shape string, n int) toolgate.Layer {
 	add(&l.Allow, "Bash(git diff:*)")
 	add(&l.Allow, "Bash(npm run test:*)")
 	add(&l.Allow, "Bash(cargo build:*)")
+	add(&l.Allow, "WebFetch(https://docs.example.com/*)")
 	return l
 }
 
@@ -79,8 +91,9 @@ func BenchmarkDecideShapes(b *testing.B) {
 		{"BashCompound", "Bash", `{"command":"cargo build && npm run test | tee out.log"}`},
 		{"Read", "Read", `{"file_path":"/p/src/main.go"}`},
 		{"Edit", "Edit", `{"file_path":"/p/src/main.go","old_string":"a","new_string":"b"}`},
+		{"WebFetch", "WebFetch", `{"url":"https://docs.example.com/guide"}`},
 	}
-	for _, shape := range []string{"shared", "globs", "mixed"} {
+	for _, shape := range []string{"shared", "globs", "mixed", "urls"} {
 		for _, n := range []int{20, 10000, 100000} {
 			cfg := shapePolicy(b, shape, n)
 			for _, bc := range calls {
@@ -137,6 +150,28 @@ func TestShapePolicies(t *testing.T) {
 		d := shared.Decide(toolgate.Call{Tool: "Bash", Input: json.RawMessage(`{"command":` + mustJSON(tc.cmd) + `}`), Cwd: "/p", Home: "/home/u"})
 		if d.Outcome != tc.want {
 			t.Errorf("shared: %q = %v (%v), want %v", tc.cmd, d.Outcome, d.Reasons, tc.want)
+		}
+	}
+	urls := shapePolicy(t, "urls", 1000)
+	for _, tc := range []struct {
+		url  string
+		want toolgate.Outcome
+	}{
+		{"https://docs.example.com/guide", toolgate.Allow},
+		{"https://h00000.example.com/api/v1", toolgate.Allow},
+		{"https://h00000.example.com/other", toolgate.Ask},
+		{"https://h00001.example.com/admin/x", toolgate.Deny},
+		{"HTTPS://H00001.EXAMPLE.COM./admin/x", toolgate.Deny},
+		{"http://h00001.example.com/admin/x", toolgate.Deny},
+		{"https://h00001.example.com:443/admin/x#f", toolgate.Deny},
+		{"http://h00002.example.org/", toolgate.Ask},
+		{"https://h00003.example.net:8443/x", toolgate.Deny},
+		{"https://h00005.example.com/admin/", toolgate.Deny},
+	} {
+		in, _ := json.Marshal(map[string]string{"url": tc.url})
+		d := urls.Decide(toolgate.Call{Tool: "WebFetch", Input: in, Cwd: "/p", Home: "/home/u"})
+		if d.Outcome != tc.want {
+			t.Errorf("urls: %q = %v (%v), want %v", tc.url, d.Outcome, d.Reasons, tc.want)
 		}
 	}
 	globs := shapePolicy(t, "globs", 1000)

@@ -65,6 +65,7 @@ type index struct {
 	shellAny []*crule               // kind-name shell rules without a literal first word
 	byServer map[string][]*crule    // server-scoped MCP rules
 	domains  map[string][]*crule    // kind-name fetch rules domain:HOST by the host's literal end (Domain.IndexKey)
+	urlHosts map[string][]*crule    // kind-name fetch rules with a URL pattern, by its literal host (URLPattern.IndexHost)
 	paths    [numKinds]pathRules    // kind-name path-pattern rules (pathindex.go)
 	globs    []*crule               // tool-name globs
 	all      []*crule
@@ -188,6 +189,12 @@ func (ix *index) add(r *crule) {
 		}
 		k := r.domainKey()
 		ix.domains[k] = append(ix.domains[k], r)
+	case r.isKind && r.kind == KindFetch && r.urlHost() != "":
+		if ix.urlHosts == nil {
+			ix.urlHosts = map[string][]*crule{}
+		}
+		h := r.urlHost()
+		ix.urlHosts[h] = append(ix.urlHosts[h], r)
 	case r.isKind:
 		ix.byKind[r.kind] = append(ix.byKind[r.kind], r)
 	case r.mcpServer != "":

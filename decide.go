@@ -341,6 +341,25 @@ func (cc *callCtx) eachDomainRule(ix *index, fn func(r *crule)) {
 	}
 }
 
+// eachURLHostRule calls fn for the URL-pattern fetch rules keyed by a host
+// of the call's URL; all of them when the URL did not parse, since its
+// readings' hosts are then not known to be among its Hosts.
+func (cc *callCtx) eachURLHostRule(ix *index, fn func(r *crule)) {
+	if cc.url.err != nil || len(cc.url.t.Hosts) == 0 {
+		for _, rs := range ix.urlHosts {
+			for _, r := range rs {
+				fn(r)
+			}
+		}
+		return
+	}
+	for _, h := range cc.url.t.Hosts {
+		for _, r := range ix.urlHosts[h] {
+			fn(r)
+		}
+	}
+}
+
 // eachRule calls fn for every rule of effect e that names this call's tool.
 // firstWords narrows kind-name shell rules to those whose command pattern
 // starts with one of them; nil means all of them.
@@ -397,6 +416,9 @@ func (cc *callCtx) eachRuleFor(e Effect, firstWords []shellKey, anyFirst bool, i
 			}
 			if k == KindFetch && len(ix.domains) > 0 {
 				cc.eachDomainRule(ix, fn)
+			}
+			if k == KindFetch && len(ix.urlHosts) > 0 {
+				cc.eachURLHostRule(ix, fn)
 			}
 		}
 		if len(ix.byServer) > 0 {

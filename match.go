@@ -97,6 +97,14 @@ func (r *crule) domainKey() string {
 	return ""
 }
 
+// urlHost is the one host a fetch rule's URL pattern can match, or "".
+func (r *crule) urlHost() string {
+	if m, ok := r.m.(urlMatcher); ok {
+		return m.u.IndexHost()
+	}
+	return ""
+}
+
 // anyMatcher is the matcher of a rule without a specifier. Allow still
 // needs what it approves to be fully known: a command that only an exact
 // rule may approve, a path whose symlinks could not be read and a URL that

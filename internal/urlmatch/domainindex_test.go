@@ -60,3 +60,41 @@ func FuzzDomainIndex(f *testing.F) {
 		}
 	})
 }
+
+// FuzzURLIndexHost checks the promise the URL-pattern index relies on:
+// whenever a URL pattern with an index host matches one of a parsed URL's
+// readings (its URLs, and for deny its AltURLs), that host is among the
+// URL's Hosts.
+func FuzzURLIndexHost(f *testing.F) {
+	for _, s := range [][2]string{
+		{"https://api.example.com/v1/*", "https://API.example.com./v1/x"},
+		{"*://example.com/*", "http://example.com:80/a"},
+		{"https://example.com:*/*", "https://example.com:8443/"},
+		{"https://[::1]/*", "https://[0:0::1]/x"},
+		{"http://127.0.0.1/*", "http://0x7f.1/"},
+		{"https://xn--bcher-kva.example/*", "https://bücher.example/a"},
+	} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, pattern, raw string) {
+		tg, err := Parse(raw)
+		if err != nil {
+			return
+		}
+		for _, fold := range []bool{false, true} {
+			p, err := CompileURL(pattern, fold)
+			if err != nil || p.IndexHost() == "" {
+				continue
+			}
+			readings := tg.URLs
+			if fold {
+				readings = append(append([]string(nil), tg.URLs...), AltURLsOf(tg.URLs)...)
+			}
+			for _, u := range readings {
+				if p.Match(u) && !slices.Contains(tg.Hosts, p.IndexHost()) {
+					t.Fatalf("URL pattern %q (fold %v) matches %q of %q, but its host %q is not among the hosts %q", pattern, fold, u, raw, p.IndexHost(), tg.Hosts)
+				}
+			}
+		}
+	})
+}

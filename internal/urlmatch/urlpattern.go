@@ -17,6 +17,7 @@ type URLPattern struct {
 	text string // the normalised pattern
 	auth string // the glob for scheme://host[:port], lowercase when fold
 	rest string // the glob for path, query and fragment, lowercase when fold
+	host string // the host, when it holds no wildcard (see IndexHost)
 	fold bool
 }
 
@@ -97,6 +98,9 @@ func CompileURL(pattern string, fold bool) (*URLPattern, error) {
 	}
 
 	p := &URLPattern{text: string(b), fold: fold}
+	if !strings.Contains(host, "*") {
+		p.host = host
+	}
 	p.auth, p.rest = p.text[:n], p.text[n:]
 	if p.rest == "" {
 		p.rest = "*" // "https://example.com*": the final "*" covers the path
@@ -121,3 +125,11 @@ func (p *URLPattern) Match(url string) bool {
 
 // String returns the normalised pattern.
 func (p *URLPattern) String() string { return p.text }
+
+// IndexHost returns the one host the pattern can match, for indexing: its
+// host when it holds no wildcard, as [Target.Hosts] writes hosts
+// (lowercase ASCII, an IPv6 address without brackets); "" otherwise. A
+// URL of a [Target] matches the pattern only if that host is among the
+// Target's Hosts: a wildcard in the scheme or port never reaches the host,
+// since the URL's authority is matched on its own.
+func (p *URLPattern) IndexHost() string { return p.host }
