@@ -6,6 +6,7 @@ package serve
 
 import (
 	"bytes"
+	"container/list"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -314,14 +315,79 @@ func checkSessionRule(r SessionRule) error {
 
 // deciders are the engines of one policy and one set of session rules: one
 // for calls of sessions without rules of their own, and one per session
-// that has some, built when first needed. A deciders value never changes
-// its rules; a change builds a new one.
+// that has some, built when first needed and kept while it is among the
+// maxSessionEngines most recently used. A deciders value never changes its
+// rules; a change builds a new one.
 type deciders struct {
 	pol       *policy
 	global    []SessionRule
 	bySession map[string][]SessionRule
 	base      *toolgate.Engine
-	sessions  sync.Map // session → *toolgate.Engine
+	sessions  engineCache
+}
+
+// maxSessionEngines bounds the per-session engines kept built. A session
+// whose engine was dropped gets it rebuilt from its stored rules on its
+// next call: eviction costs time, never a rule.
+const maxSessionEngines = 1024
+
+// engineCache keeps the most recently used per-session engines, at most
+// max of them (maxSessionEngines when max is 0).
+type engineCache struct {
+	mu  sync.Mutex
+	max int
+	ll  list.List                // of *cachedEngine, most recently used first
+	by  map[string]*list.Element // session → its element of ll
+}
+
+type cachedEngine struct {
+	session string
+	e       *toolgate.Engine
+}
+
+// get returns the session's engine, if kept, and marks it used.
+func (c *engineCache) get(session string) (*toolgate.Engine, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	el, ok := c.by[session]
+	if !ok {
+		return nil, false
+	}
+	c.ll.MoveToFront(el)
+	return el.Value.(*cachedEngine).e, true
+}
+
+// put keeps e as the session's engine and returns the engine kept: one
+// another caller put first wins, so that every call of a session uses one
+// engine. The least recently used engine past the bound is dropped.
+func (c *engineCache) put(session string, e *toolgate.Engine) *toolgate.Engine {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if el, ok := c.by[session]; ok {
+		c.ll.MoveToFront(el)
+		return el.Value.(*cachedEngine).e
+	}
+	if c.by == nil {
+		c.by = map[string]*list.Element{}
+	}
+	c.by[session] = c.ll.PushFront(&cachedEngine{session, e})
+	max := c.max
+	if max <= 0 {
+		max = maxSessionEngines
+	}
+	for c.ll.Len() > max {
+		old := c.ll.Back()
+		c.ll.Remove(old)
+		delete(c.by, old.Value.(*cachedEngine).session)
+	}
+	return e
+}
+
+// len is the number of engines kept.
+func (c *engineCache) len() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ll.Len()
 }
 
 // newDeciders builds the engines of p with rules. A rule that fails to
@@ -367,15 +433,14 @@ func (d *deciders) decide(c Call) (dec Decision) {
 	}()
 	e := d.base
 	if rules, ok := d.bySession[c.Session]; ok && c.Session != "" {
-		if v, ok := d.sessions.Load(c.Session); ok {
-			e = v.(*toolgate.Engine)
+		if kept, ok := d.sessions.get(c.Session); ok {
+			e = kept
 		} else {
 			built, err := buildEngine(d.pol, d.global, rules)
 			if err != nil {
 				return denial(kindError, "the session's rules do not compile: "+err.Error())
 			}
-			v, _ := d.sessions.LoadOrStore(c.Session, built)
-			e = v.(*toolgate.Engine)
+			e = d.sessions.put(c.Session, built)
 		}
 	}
 	if e == nil {
