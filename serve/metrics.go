@@ -24,7 +24,11 @@ type metrics struct {
 	consumed       prometheus.Counter
 	logErrors      prometheus.Counter
 	webhookErrors  prometheus.Counter
-	pending        atomic.Int64
+	// webhookAttempts counts HTTP requests, webhookDeliveries deliveries
+	// by result (one delivery makes one or more attempts).
+	webhookAttempts   prometheus.Counter
+	webhookDeliveries *prometheus.CounterVec
+	pending           atomic.Int64
 }
 
 func newMetrics() *metrics {
@@ -45,10 +49,17 @@ func newMetrics() *metrics {
 	m.consumed = prometheus.NewCounter(prometheus.CounterOpts{Name: "toolgate_approvals_used_total", Help: "Approved calls that ran."})
 	m.logErrors = prometheus.NewCounter(prometheus.CounterOpts{Name: "toolgate_decision_log_errors_total", Help: "Decision log entries that could not be written."})
 	m.webhookErrors = prometheus.NewCounter(prometheus.CounterOpts{Name: "toolgate_webhook_errors_total", Help: "Webhook deliveries that failed or were dropped."})
+	m.webhookAttempts = prometheus.NewCounter(prometheus.CounterOpts{Name: "toolgate_webhook_attempts_total", Help: "Webhook requests sent, retries included."})
+	m.webhookDeliveries = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "toolgate_webhook_deliveries_total",
+		Help: "Webhook deliveries by result: delivered, rejected (an answer not retried), exhausted (out of attempts or time), dropped (queue full), shutdown, failed."},
+		[]string{"result"})
+	for _, r := range deliveryResults {
+		m.webhookDeliveries.WithLabelValues(r) // every result shows, at 0 until it happens
+	}
 	pending := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "toolgate_approvals_pending", Help: "Approvals waiting for an answer (as of the last sweep)."},
 		func() float64 { return float64(m.pending.Load()) })
 	m.reg.MustRegister(m.decisions, m.latency, m.reloads, m.reloadFailures, m.policyOK, m.created, m.answered,
-		m.expired, m.consumed, m.logErrors, m.webhookErrors, pending,
+		m.expired, m.consumed, m.logErrors, m.webhookErrors, m.webhookAttempts, m.webhookDeliveries, pending,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

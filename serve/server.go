@@ -53,7 +53,8 @@ type Options struct {
 	Cwd, Home string
 	// NoDecisionLog turns off the decision log (answers are still logged).
 	NoDecisionLog bool
-	// Webhook is told of new approval requests.
+	// Webhook is told of new approval requests (retried, and signed when
+	// it has a secret).
 	Webhook Webhook
 	// Now is the clock (default time.Now).
 	Now func() time.Time
@@ -79,7 +80,7 @@ type Server struct {
 
 	logq    chan store.Entry
 	logDone chan struct{}
-	hooks   chan store.Approval
+	hooks   chan delivery
 	bg      sync.WaitGroup
 	closed  atomic.Bool
 	closeMu sync.Mutex
@@ -119,9 +120,14 @@ func New(ctx context.Context, options *Options) (*Server, error) {
 		opts.Now = time.Now
 	}
 	opts.PublicURL = strings.TrimSuffix(opts.PublicURL, "/")
+	wh, err := opts.Webhook.prepare()
+	if err != nil {
+		return nil, fmt.Errorf("serve: %w", err)
+	}
+	opts.Webhook = wh
 	s := &Server{opts: opts, log: opts.Logger, store: opts.Store, m: newMetrics(), now: opts.Now,
 		stamps: map[string]fileStamp{}, logq: make(chan store.Entry, 8192), logDone: make(chan struct{}),
-		hooks: make(chan store.Approval, 256)}
+		hooks: make(chan delivery, 256)}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
