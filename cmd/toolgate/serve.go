@@ -67,6 +67,7 @@ func (c *cli) serve(args []string) int {
 		reload      = fs.Duration("reload-interval", 2*time.Second, "how often the policy and token files are checked (0: never)")
 		webhook     = fs.String("webhook", "", "POST new approval requests to `URL`")
 		slack       = fs.Bool("webhook-slack", false, "send the webhook as a Slack incoming-webhook message")
+		hookSecret  = fs.String("webhook-secret-file", "", "sign webhook deliveries with the secret in `FILE` (read once; one trailing newline dropped)")
 		cwd         = fs.String("cwd", "", "working `DIR` of calls that name none")
 		localFS     = fs.Bool("local-fs", false, "let the engine read this machine's file system (symlinks, globs): only when the agents run here")
 		noLog       = fs.Bool("no-decision-log", false, "do not log every decision (answers are logged anyway)")
@@ -98,6 +99,10 @@ func (c *cli) serve(args []string) int {
 		c.errorf("serve: --tls-cert and --tls-key go together, and --client-ca needs them")
 		return exitUsage
 	}
+	if *hookSecret != "" && *webhook == "" {
+		c.errorf("serve: --webhook-secret-file needs --webhook URL")
+		return exitUsage
+	}
 	var handler slog.Handler
 	switch *logFormat {
 	case "text":
@@ -119,6 +124,13 @@ func (c *cli) serve(args []string) int {
 			return p
 		}
 		return filepath.Join(wd, p)
+	}
+	var secret []byte
+	if *hookSecret != "" {
+		if secret, err = serve.ReadWebhookSecret(abs(*hookSecret)); err != nil {
+			c.errorf("serve: %v", err)
+			return exitUsage
+		}
 	}
 	src := serve.PolicySource{}
 	for _, arg := range configs {
@@ -149,7 +161,7 @@ func (c *cli) serve(args []string) int {
 		Policy: src, ReloadInterval: interval, Store: st, TokensFile: abs(*tokens), Logger: logger,
 		PublicURL: *publicURL, ApprovalTTL: *approvalTTL, UseWindow: *useWindow, MaxBody: *maxBody,
 		RequestTimeout: *timeout, Cwd: abs(*cwd), NoDecisionLog: *noLog,
-		Webhook: serve.Webhook{URL: *webhook, Slack: *slack},
+		Webhook: serve.Webhook{URL: *webhook, Slack: *slack, Secret: secret},
 	})
 	if err != nil {
 		c.errorf("%v", err)
