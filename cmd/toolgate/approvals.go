@@ -152,6 +152,15 @@ func (c *cli) approvalsClient(server, tokenFile string) (*serve.Client, error) {
 	if server == "" || tokenFile == "" {
 		return nil, errors.New("--server and --token-file (or $TOOLGATE_SERVER and $TOOLGATE_TOKEN_FILE) are required")
 	}
+	return serveClient(server, tokenFile)
+}
+
+// serveClient is the client of a decision service at server ("@FILE": the
+// URL written in FILE) with the bearer token in tokenFile.
+func serveClient(server, tokenFile string) (*serve.Client, error) {
+	if server == "" || tokenFile == "" {
+		return nil, errors.New("a server URL and a token file are both required")
+	}
 	if f, ok := strings.CutPrefix(server, "@"); ok {
 		b, err := os.ReadFile(f)
 		if err != nil {

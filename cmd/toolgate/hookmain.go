@@ -15,6 +15,8 @@ import (
 	"github.com/toolgate/toolgate/audit"
 	"github.com/toolgate/toolgate/audit/sqlite"
 	"github.com/toolgate/toolgate/hook"
+	"github.com/toolgate/toolgate/serve"
+	"github.com/toolgate/toolgate/store"
 )
 
 // The "toolgate hook" command: its flags, the environment it reads and the
@@ -23,6 +25,7 @@ import (
 
 const hookUsage = `usage:
   toolgate hook CLIENT [--config [SOURCE=]FILE]... [--ask-policy ask|deny] [--timeout DURATION] [--audit FILE]
+  toolgate hook CLIENT --server URL --token-file FILE [--wait DURATION] [--ask-policy ask|deny] [--timeout DURATION] [--audit FILE]
   toolgate hook install CLIENT [--project|--user] [--dry-run] [--command CMD] [--matcher M] [--codex PATH] [--no-check]
   toolgate hook uninstall CLIENT [--project|--user] [--dry-run] [--command CMD]
   toolgate hook status CLIENT [--project|--user] [--codex PATH]
@@ -33,6 +36,13 @@ CLIENT is claude, gemini, codex or cursor.
 it reads the call from standard input, decides it with the discovered
 configuration (or the --config files), and answers in the client's format.
 Any failure blocks the call (exit status 2, the reason on standard error).
+
+With --server, the call is decided by a "toolgate serve" decision service
+instead (--token-file holds an agent token; "@FILE" as the URL reads it from
+FILE): an unreachable or misbehaving server blocks the call. An ask the
+service records as an approval is waited on for up to --wait: approved by a
+person (toolgate approvals, or the service's page) it runs once; denied or
+expired it is blocked; unanswered in time it stays an ask.
 
 "install" adds the hook entry to the client's settings (merging with what is
 there; installing twice changes nothing), with this binary's absolute path
@@ -88,6 +98,9 @@ func hookMain(args []string, stdin io.Reader, stdout, stderr io.Writer, build fu
 	home := fl.String("home", "", "home directory for ~ (default: the user's)")
 	timeout := fl.Duration("timeout", 0, "block the call when no decision is made in this time (0: no limit)")
 	auditPath := fl.String("audit", "", "record every decision in the audit log `FILE` (.db/.sqlite: SQLite; otherwise JSON Lines)")
+	server := fl.String("server", "", "decide with the toolgate decision service at `URL` (@FILE: the URL is in FILE)")
+	tokenFile := fl.String("token-file", "", "with --server: the agent token's `FILE`")
+	wait := fl.Duration("wait", 0, "with --server: wait this long for a person to answer an ask (0: do not wait)")
 	if err := fl.Parse(args[1:]); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			fmt.Fprint(stdout, hookUsage)
@@ -121,23 +134,38 @@ func hookMain(args []string, stdin io.Reader, stdout, stderr io.Writer, build fu
 	}
 	var revision string
 	var evalTime time.Duration // the engine's decision alone, for the audit event
-	decide := func(call toolgate.Call) (toolgate.Decision, error) {
-		chk, err := build(call.Cwd, configs)
+	ctx := context.Background()
+	if *timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, *timeout)
+		defer cancel()
+	}
+	var decide func(call toolgate.Call) (toolgate.Decision, error)
+	switch {
+	case *server != "":
+		if len(configs) > 0 {
+			fmt.Fprintf(stderr, "toolgate hook %s: give --server or --config, not both; the call is blocked\n", c)
+			return 2
+		}
+		client, err := serveClient(*server, *tokenFile)
 		if err != nil {
-			return toolgate.Decision{}, fmt.Errorf("the configuration does not load:\n%v", err)
+			fmt.Fprintf(stderr, "toolgate hook %s: --server: %v; the call is blocked\n", c, err)
+			return 2
 		}
-		if chk == nil {
-			return toolgate.Decision{}, errors.New("internal error: no checker")
+		decide = func(call toolgate.Call) (toolgate.Decision, error) {
+			start := time.Now()
+			d, rev, err := decideRemote(ctx, client, call, *wait)
+			evalTime, revision = time.Since(start), rev
+			return d, err
 		}
-		if r, ok := chk.(interface{ Revision() string }); ok {
-			revision = r.Revision()
-		}
-		start := time.Now()
-		d := chk.Decide(call)
-		evalTime = time.Since(start)
-		return d, nil
+	case *tokenFile != "" || *wait != 0:
+		fmt.Fprintf(stderr, "toolgate hook %s: --token-file and --wait need --server; the call is blocked\n", c)
+		return 2
+	default:
+		decide = localDecide(build, configs, &revision, &evalTime)
 	}
 	if *auditPath != "" {
+
 		sink, err := sqlite.OpenLog(*auditPath)
 		if err != nil {
 			fmt.Fprintf(stderr, "toolgate hook %s: audit log: %v; the call is blocked\n", c, err)
@@ -152,13 +180,74 @@ func hookMain(args []string, stdin io.Reader, stdout, stderr io.Writer, build fu
 			}
 		}
 	}
-	ctx := context.Background()
-	if *timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, *timeout)
-		defer cancel()
-	}
 	return hook.Run(ctx, c, stdin, stdout, stderr, decide, &opts)
+}
+
+// localDecide decides with the configuration build makes for the call's
+// working directory, noting the policy revision and the engine's time.
+func localDecide(build func(cwd string, configArgs []string) (toolgate.Checker, error), configs []string, revision *string, evalTime *time.Duration) func(toolgate.Call) (toolgate.Decision, error) {
+	return func(call toolgate.Call) (toolgate.Decision, error) {
+		chk, err := build(call.Cwd, configs)
+		if err != nil {
+			return toolgate.Decision{}, fmt.Errorf("the configuration does not load:\n%v", err)
+		}
+		if chk == nil {
+			return toolgate.Decision{}, errors.New("internal error: no checker")
+		}
+		if r, ok := chk.(interface{ Revision() string }); ok {
+			*revision = r.Revision()
+		}
+		start := time.Now()
+		d := chk.Decide(call)
+		*evalTime = time.Since(start)
+		return d, nil
+	}
+}
+
+// decideRemote asks the decision service; with wait > 0 an ask it recorded
+// as an approval is waited on. An error (no decision from the server)
+// blocks the call.
+func decideRemote(ctx context.Context, client *serve.Client, call toolgate.Call, wait time.Duration) (toolgate.Decision, string, error) {
+	d, remote, err := client.DecideContext(ctx, call)
+	if err != nil {
+		return toolgate.Decision{}, "", fmt.Errorf("the toolgate server cannot decide: %v", err)
+	}
+	if d.Outcome != toolgate.Ask || wait <= 0 || remote.Approval == nil || remote.Approval.ID == "" {
+		return d, remote.Revision, nil
+	}
+	id := remote.Approval.ID
+	deadline := time.Now().Add(wait)
+	for {
+		left := time.Until(deadline)
+		if left <= 0 {
+			// Nobody answered in time: the ask stands (and the client's
+			// ask policy applies to it).
+			return d, remote.Revision, nil
+		}
+		a, err := client.Approval(ctx, id, min(left, 20*time.Second)) // within the client's 30 s timeout
+		if err != nil {
+			return toolgate.Decision{}, "", fmt.Errorf("waiting for approval %s: %v", id, err)
+		}
+		switch a.State {
+		case store.Pending:
+			continue
+		case store.Approved:
+			// The service lets exactly this call through, once.
+			d2, r2, err := client.DecideContext(ctx, call)
+			if err != nil {
+				return toolgate.Decision{}, "", fmt.Errorf("the toolgate server cannot decide: %v", err)
+			}
+			return d2, r2.Revision, nil
+		default:
+			why := fmt.Sprintf("approval %s is %s", id, a.State)
+			if a.State == store.Denied && a.Approver != "" {
+				why = fmt.Sprintf("%s denied the call (approval %s)", a.Approver, id)
+			}
+			out := toolgate.Denial(toolgate.KindHook, why)
+			out.Reasons = append(out.Reasons, d.Reasons...)
+			return out, remote.Revision, nil
+		}
+	}
 }
 
 func hookInstallMain(verb string, args []string, stdout, stderr io.Writer) int {
