@@ -1,8 +1,10 @@
 package hook
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/toolgate/toolgate"
 )
@@ -13,13 +15,87 @@ type Client string
 // Clients lists the supported clients.
 var Clients = []Client{Claude, Gemini, Codex, Cursor}
 
+// protocols holds each client's protocol. A client is supported when it has
+// an entry here (and in [Clients]) and a file that implements it.
+var protocols = map[Client]protocol{
+	Claude: claude{},
+	Gemini: gemini{},
+	Codex:  codex{},
+	Cursor: cursor{},
+}
+
+// protocol is what one client's hook speaks and where it is installed.
+// Everything in this package that differs by client is behind it, one
+// implementation a file (claude.go, gemini.go, codex.go, cursor.go); the
+// shared code around it validates input and output, reads JSON fields,
+// renders reasons and edits settings files.
+type protocol interface {
+	// agent is the agent's name for people ("Claude Code").
+	agent() string
+
+	// decode maps a payload's top-level fields to the call and m (the
+	// payload is already checked to be one JSON object).
+	decode(f fields, call *toolgate.Call, m *Meta) error
+	// defaultAsk is the ask policy in force when the options set none.
+	defaultAsk() AskPolicy
+	// canAsk reports whether an ask reaches a person for a payload with
+	// meta m under the ask policy in force, and when it does not, why.
+	canAsk(policy AskPolicy, m Meta) (bool, string)
+	// cannotRewrite says why the client cannot run the call with the
+	// rewritten input in (a JSON object), or "".
+	cannotRewrite(m Meta, in json.RawMessage) string
+	// answer is the JSON value that answers the resolved outcome out, and
+	// what to write on standard error beside it.
+	answer(out toolgate.Outcome, reason string, d toolgate.Decision, m Meta) (v any, stderr string)
+
+	// settingsPath is the settings file [Install] writes for o.
+	settingsPath(o InstallOptions) (string, error)
+	// edit returns the settings content old with toolgate's entry added
+	// (install) or removed; old itself when nothing changes.
+	edit(old []byte, o InstallOptions, install bool) ([]byte, error)
+	// settings finds the installed hook command the agent runs, as the
+	// agent resolves its settings, and adds the "settings" check to st.
+	settings(ctx context.Context, st *Status, o StatusOptions) (cmd string, ok bool)
+	// probePayload is a payload for a call the hook must deny in every
+	// configuration: a write of the file target (the shell command shell
+	// makes it) in the project directory dir.
+	probePayload(dir, target, shell string) map[string]any
+	// probeVerdict reads the hook's answer to the probe: its decision
+	// ("deny" expected) and reason.
+	probeVerdict(stdout []byte) (decision, reason string, err error)
+}
+
+// protocol returns c's protocol, or the error [ParseClient] gives for an
+// unknown client.
+func (c Client) protocol() (protocol, error) {
+	if p, ok := protocols[c]; ok {
+		return p, nil
+	}
+	names := make([]string, len(Clients))
+	for i, c := range Clients {
+		names[i] = string(c)
+	}
+	want := strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1]
+	return nil, fmt.Errorf("unknown client %q (want %s)", string(c), want)
+}
+
 // ParseClient parses a client name: claude, gemini, codex or cursor.
 func ParseClient(s string) (Client, error) {
-	switch c := Client(s); c {
-	case Claude, Gemini, Codex, Cursor:
-		return c, nil
+	c := Client(s)
+	if _, err := c.protocol(); err != nil {
+		return "", err
 	}
-	return "", fmt.Errorf("unknown client %q (want claude, gemini, codex or cursor)", s)
+	return c, nil
+}
+
+// Agent returns the name of the client's agent: "Claude Code", "Gemini
+// CLI", "Codex" or "Cursor" (for an unknown client, its name).
+func (c Client) Agent() string {
+	p, err := c.protocol()
+	if err != nil {
+		return string(c)
+	}
+	return p.agent()
 }
 
 // MaxPayload is the largest hook payload, in bytes, that [Run] and [Decode]
@@ -60,24 +136,15 @@ func ParseAskPolicy(s string) (AskPolicy, error) {
 //   - Cursor: ask (the IDE shows a prompt). beforeReadFile cannot ask, so
 //     an ask there is always a deny.
 func DefaultAskPolicy(c Client) AskPolicy {
-	switch c {
-	case Claude, Cursor:
-		return AskAsk
-	}
-	return AskDeny
-}
-
-// askPolicy resolves the policy in force for c: the option if set (Codex is
-// always deny), else the client's default.
-func (o Options) askPolicy(c Client) AskPolicy {
-	if c == Codex {
+	p, err := c.protocol()
+	if err != nil {
 		return AskDeny
 	}
-	if o.AskPolicy == AskAsk || o.AskPolicy == AskDeny {
-		return o.AskPolicy
-	}
-	return DefaultAskPolicy(c)
+	return p.defaultAsk()
 }
+
+// askPolicyDeny is why nobody is asked when the ask policy is deny.
+const askPolicyDeny = "the ask policy is deny"
 
 // CanAsk reports whether a hook's "ask" reaches a person for a payload with
 // meta m under opts, and when it does not, why (for the reason the model
@@ -91,38 +158,18 @@ func (o Options) askPolicy(c Client) AskPolicy {
 // in auto mode; it puts the question to a person (or, under -p, refuses)
 // only in default, acceptEdits and plan modes. A payload without a
 // permission_mode is treated as one that cannot ask. Codex ignores an ask
-// and runs the call; a headless Gemini CLI hangs on one.
+// and runs the call; a headless Gemini CLI hangs on one. An unknown client
+// cannot ask.
 func CanAsk(c Client, m Meta, opts *Options) (bool, string) {
-	if opts.value().askPolicy(c) != AskAsk {
-		switch c {
-		case Codex:
-			return false, "Codex ignores a hook's \"ask\" and would run the call"
-		case Gemini:
-			return false, "a hook's \"ask\" hangs a headless Gemini CLI"
-		}
-		return false, "the ask policy is deny"
+	p, err := c.protocol()
+	if err != nil {
+		return false, err.Error()
 	}
-	switch c {
-	case Claude:
-		switch m.PermissionMode {
-		case "default", "acceptEdits", "plan":
-			return true, ""
-		case "bypassPermissions":
-			return false, "in bypassPermissions mode Claude Code does not put a hook's question to a person: it would run the call or refuse it by its own rules"
-		case "dontAsk":
-			return false, "in dontAsk mode Claude Code asks nobody"
-		case "auto":
-			return false, "in auto mode Claude Code lets a classifier, not a person, answer a hook's question"
-		case "":
-			return false, "Claude Code did not say its permission mode, so it may not ask a person"
-		}
-		return false, fmt.Sprintf("Claude Code's permission mode %q is not known to ask a person", m.PermissionMode)
-	case Cursor:
-		if m.Event == cursorRead {
-			return false, "Cursor's beforeReadFile hook cannot ask"
-		}
+	policy := opts.value().AskPolicy
+	if policy != AskAsk && policy != AskDeny {
+		policy = p.defaultAsk()
 	}
-	return true, ""
+	return p.canAsk(policy, m)
 }
 
 // Options configure [Run], [Encode] and [CanAsk]. A nil *Options, like the

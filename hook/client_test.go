@@ -34,3 +34,28 @@ func TestCanAsk(t *testing.T) {
 		}
 	}
 }
+
+// TestProtocols checks that every listed client has a protocol and every
+// protocol is listed, so that ParseClient, Clients and the table agree.
+func TestProtocols(t *testing.T) {
+	if len(protocols) != len(Clients) {
+		t.Errorf("%d protocols for %d clients", len(protocols), len(Clients))
+	}
+	for _, c := range Clients {
+		if _, ok := protocols[c]; !ok {
+			t.Errorf("client %s has no protocol", c)
+		}
+		if got, err := ParseClient(string(c)); got != c || err != nil {
+			t.Errorf("ParseClient(%q) = %q, %v", c, got, err)
+		}
+		if c.Agent() == string(c) {
+			t.Errorf("client %s has no agent name", c)
+		}
+	}
+	if _, err := ParseClient("vim"); err == nil || err.Error() != `unknown client "vim" (want claude, gemini, codex or cursor)` {
+		t.Errorf("ParseClient(vim): %v", err)
+	}
+	if ok, why := CanAsk("vim", Meta{}, &Options{AskPolicy: AskAsk}); ok || why == "" {
+		t.Errorf("CanAsk(vim) = %v %q, want false and a reason", ok, why)
+	}
+}

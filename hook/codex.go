@@ -11,11 +11,73 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+
+	"github.com/toolgate/toolgate"
 )
 
 // Codex is Codex CLI (verified against 0.171.0): a PreToolUse command hook
 // in config.toml.
 const Codex Client = "codex"
+
+// codex is Codex CLI's [protocol]: Claude Code's payload and answer, less
+// what Codex does not support, and a TOML settings file.
+type codex struct{}
+
+func (codex) agent() string { return "Codex" }
+
+func (codex) decode(f fields, call *toolgate.Call, m *Meta) error {
+	return f.decodeClaudeLike(call, m, "PreToolUse")
+}
+
+func (codex) defaultAsk() AskPolicy { return AskDeny }
+
+// canAsk: never, whatever the policy.
+func (codex) canAsk(AskPolicy, Meta) (bool, string) {
+	return false, "Codex ignores a hook's \"ask\" and would run the call"
+}
+
+// cannotRewrite: Codex applies a rewrite only to a shell call with a string
+// command, the only rewrite verified to take effect.
+func (codex) cannotRewrite(m Meta, in json.RawMessage) string {
+	if m.Tool != "Bash" {
+		return fmt.Sprintf("Codex cannot apply a rewritten input to %s", m.Tool)
+	}
+	var v struct {
+		Command *string `json:"command"`
+	}
+	if err := json.Unmarshal(in, &v); err != nil || v.Command == nil {
+		return "Codex applies a rewritten shell call only with a string command"
+	}
+	return ""
+}
+
+// answer is Claude Code's, without a reason where Codex's schema does not
+// need one (allow).
+func (codex) answer(out toolgate.Outcome, reason string, d toolgate.Decision, _ Meta) (any, string) {
+	a := claudeAnswer(out, reason, d)
+	if out == toolgate.Allow || out == toolgate.Modify {
+		a.HookSpecificOutput.PermissionDecisionReason = ""
+	}
+	return a, ""
+}
+
+func (codex) settingsPath(o InstallOptions) (string, error) {
+	if o.scopeOr(ScopeUser) == ScopeUser && o.CodexHome != "" {
+		return absPath(filepath.Join(o.CodexHome, "config.toml"))
+	}
+	return o.settingsFile(ScopeUser, ".codex", "config.toml")
+}
+
+func (codex) edit(old []byte, o InstallOptions, install bool) ([]byte, error) {
+	return editTOML(old, o.command(Codex), o.matcherOr(".*"), install, o.CodexTrust)
+}
+
+// probePayload is a shell write of target in bypassPermissions mode.
+func (codex) probePayload(dir, _, shell string) map[string]any {
+	return preToolUseProbe(dir, "Bash", map[string]any{"command": shell})
+}
+
+func (codex) probeVerdict(stdout []byte) (string, string, error) { return claudeVerdict(stdout) }
 
 // codexHook is one entry of Codex's hooks/list.
 type codexHook struct {
@@ -126,7 +188,7 @@ func codexList(ctx context.Context, o StatusOptions) ([]codexHook, error) {
 // codexEntry finds toolgate's PreToolUse hook in Codex's list.
 func codexEntry(hooks []codexHook) (codexHook, bool) {
 	for _, h := range hooks {
-		if h.EventName == "preToolUse" && h.HandlerType == "command" && isToolgateCommand(h.Command, "") && isAllMatcher(Codex, h.Matcher) {
+		if h.EventName == "preToolUse" && h.HandlerType == "command" && isToolgateCommand(h.Command, "") && isAllMatcher(h.Matcher) {
 			return h, true
 		}
 	}
@@ -135,7 +197,8 @@ func codexEntry(hooks []codexHook) (codexHook, bool) {
 
 const codexTrustHelp = "run `toolgate hook install codex` with codex on PATH (or --codex PATH) to record the trust, or start codex and trust the hook in /hooks"
 
-func codexSettings(ctx context.Context, st *Status, o StatusOptions) (string, bool) {
+// settings asks Codex itself (hooks/list) which hooks it runs and trusts.
+func (codex) settings(ctx context.Context, st *Status, o StatusOptions) (string, bool) {
 	hooks, err := codexList(ctx, o)
 	if errors.Is(err, errNoCodex) {
 		st.add("settings", false, "cannot ask Codex which hooks it runs: no codex command on PATH; pass --codex PATH")

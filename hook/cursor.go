@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,9 +28,88 @@ const (
 // whose payload does not name the server.
 const CursorUnknownServer = "unknown"
 
-// decodeCursor reads Cursor's beforeShellExecution, beforeMCPExecution and
+// cursor is Cursor's [protocol].
+type cursor struct{}
+
+func (cursor) agent() string { return "Cursor" }
+
+// defaultAsk is ask: the IDE shows a prompt.
+func (cursor) defaultAsk() AskPolicy { return AskAsk }
+
+func (cursor) canAsk(policy AskPolicy, m Meta) (bool, string) {
+	if policy != AskAsk {
+		return false, askPolicyDeny
+	}
+	if m.Event == cursorRead {
+		return false, "Cursor's beforeReadFile hook cannot ask"
+	}
+	return true, ""
+}
+
+// cannotRewrite: Cursor's gating events cannot rewrite an input.
+func (cursor) cannotRewrite(Meta, json.RawMessage) string {
+	return "Cursor cannot apply a rewritten input"
+}
+
+// answer writes the reason of a beforeReadFile deny, whose answer cannot
+// carry it, on standard error.
+func (cursor) answer(out toolgate.Outcome, reason string, _ toolgate.Decision, m Meta) (any, string) {
+	if m.Event == cursorRead && out == toolgate.Deny {
+		return cursorAnswer(m, out, reason), reason + "\n"
+	}
+	return cursorAnswer(m, out, reason), ""
+}
+
+func (cursor) settingsPath(o InstallOptions) (string, error) {
+	return o.settingsFile(ScopeProject, ".cursor", "hooks.json")
+}
+
+func (cursor) edit(old []byte, o InstallOptions, install bool) ([]byte, error) {
+	return editJSON(old, install, func(root, hooks *object) (bool, error) {
+		return editCursor(root, hooks, o.command(Cursor), install)
+	})
+}
+
+// settings reads the user's and the project's hooks.json.
+func (cursor) settings(_ context.Context, st *Status, o StatusOptions) (string, bool) {
+	return fileSettings(st, Cursor, jsonSettings{
+		files:    []settingsFile{{filepath.Join(o.Home, ".cursor", "hooks.json"), false}, {filepath.Join(o.Dir, ".cursor", "hooks.json"), true}},
+		commands: cursorCommands,
+	})
+}
+
+// cursorCommands returns the commands of toolgate's entries in the settings
+// v; each of Cursor's events has a flat list of entries, without matchers.
+func cursorCommands(v map[string]any) []string {
+	hooks, _ := v["hooks"].(map[string]any)
+	var out []string
+	for _, ev := range cursorEvents {
+		list, _ := hooks[ev].([]any)
+		out = append(out, entryCommands(list)...)
+	}
+	return out
+}
+
+// probePayload is a beforeShellExecution of a shell write of target.
+func (cursor) probePayload(dir, _, shell string) map[string]any {
+	return map[string]any{"conversation_id": "toolgate-probe", "hook_event_name": cursorShell, "cwd": dir, "command": shell}
+}
+
+// probeVerdict reads the permission; Cursor's answer carries the reason
+// only as messages, which are not reported.
+func (cursor) probeVerdict(stdout []byte) (decision, reason string, err error) {
+	var out struct {
+		Permission string `json:"permission"`
+	}
+	if err := json.Unmarshal(stdout, &out); err != nil {
+		return "", "", err
+	}
+	return out.Permission, "", nil
+}
+
+// decode reads Cursor's beforeShellExecution, beforeMCPExecution and
 // beforeReadFile payloads.
-func (f fields) decodeCursor(call *toolgate.Call, m *Meta) error {
+func (cursor) decode(f fields, call *toolgate.Call, m *Meta) error {
 	if err := f.event(m, cursorShell, cursorMCP, cursorRead); err != nil {
 		return err
 	}

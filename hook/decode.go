@@ -73,20 +73,12 @@ func decode(c Client, payload []byte) (toolgate.Call, Meta, error) {
 	if err != nil {
 		return toolgate.Call{}, m, err
 	}
-	var call toolgate.Call
-	switch c {
-	case Claude:
-		err = f.decodeClaudeLike(&call, &m, "PreToolUse")
-	case Codex:
-		err = f.decodeClaudeLike(&call, &m, "PreToolUse")
-	case Gemini:
-		err = f.decodeGemini(&call, &m)
-	case Cursor:
-		err = f.decodeCursor(&call, &m)
-	default:
-		err = fmt.Errorf("unknown client %q", string(c))
+	p, ok := protocols[c]
+	if !ok {
+		return toolgate.Call{}, m, fmt.Errorf("unknown client %q", string(c))
 	}
-	if err != nil {
+	var call toolgate.Call
+	if err := p.decode(f, &call, &m); err != nil {
 		return toolgate.Call{}, m, err
 	}
 	m.Input = call.Input

@@ -45,4 +45,14 @@
 // The command line of "toolgate hook" — its flags, the environment it reads,
 // the audit file it opens — lives in cmd/toolgate; this package takes
 // everything as arguments ([Run], [Options]).
+//
+// # Layout
+//
+// Each client's protocol is one file — claude.go, gemini.go, codex.go,
+// cursor.go — implementing one unexported interface: how its payload maps
+// to a call, how a decision is answered, whether it can ask, where its
+// settings file is and how the agent reads it. The shared code around it
+// checks payloads, renders reasons and edits JSON and TOML settings, and
+// never branches on the client; adding a client is adding its file and its
+// entry in the table of protocols (client.go).
 package hook

@@ -50,6 +50,10 @@ import (
 // reason is written to stderr). Cursor's gating events cannot rewrite an
 // input, so a modify is a deny.
 func Encode(c Client, d toolgate.Decision, m Meta, opts *Options) (stdout []byte, stderr string, exit int) {
+	p, ok := protocols[c]
+	if !ok {
+		return nil, fmt.Sprintf("toolgate: unknown hook client %q; the call is blocked\n", string(c)), 2
+	}
 	out := d.Outcome.Effective()
 	reason := Explain(d)
 	canAsk, why := CanAsk(c, m, opts)
@@ -64,25 +68,12 @@ func Encode(c Client, d toolgate.Decision, m Meta, opts *Options) (stdout []byte
 	if out == toolgate.Modify || (out == toolgate.Ask && len(bytes.TrimSpace(d.Input)) > 0) {
 		// An approved ask runs the rewritten input too, so it needs the
 		// same support from the client.
-		if why := cannotRewrite(c, m, d.Input); why != "" {
+		if why := cannotRewrite(p, m, d.Input); why != "" {
 			out = toolgate.Deny
 			reason = rewriteDenied(why, out, d)
 		}
 	}
-	var v any
-	switch c {
-	case Claude, Codex:
-		v = claudeAnswer(c, out, reason, d)
-	case Gemini:
-		v = geminiAnswer(out, reason, d)
-	case Cursor:
-		v = cursorAnswer(m, out, reason)
-		if m.Event == cursorRead && out == toolgate.Deny {
-			stderr = reason + "\n"
-		}
-	default:
-		return nil, fmt.Sprintf("toolgate: unknown hook client %q; the call is blocked\n", string(c)), 2
-	}
+	v, stderr := p.answer(out, reason, d, m)
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -122,30 +113,12 @@ func rewriteDenied(why string, out toolgate.Outcome, d toolgate.Decision) string
 const errNoRewrite = "the rewritten input is not a JSON object"
 
 // cannotRewrite says why the client cannot run the call with input, or "".
-func cannotRewrite(c Client, m Meta, input json.RawMessage) string {
+func cannotRewrite(p protocol, m Meta, input json.RawMessage) string {
 	in := bytes.TrimSpace(input)
 	if len(in) == 0 || in[0] != '{' || !json.Valid(in) {
 		return errNoRewrite
 	}
-	switch c {
-	case Codex:
-		if m.Tool != "Bash" {
-			return fmt.Sprintf("Codex cannot apply a rewritten input to %s", m.Tool)
-		}
-		var v struct {
-			Command *string `json:"command"`
-		}
-		if err := json.Unmarshal(in, &v); err != nil || v.Command == nil {
-			return "Codex applies a rewritten shell call only with a string command"
-		}
-	case Gemini:
-		if p := removedField(m.Input, in); p != "" {
-			return fmt.Sprintf("Gemini CLI merges a rewrite into the original input and cannot remove %s", p)
-		}
-	case Cursor:
-		return "Cursor cannot apply a rewritten input"
-	}
-	return ""
+	return p.cannotRewrite(m, in)
 }
 
 // removedField returns the JSON pointer of a member of the object orig that

@@ -1,6 +1,7 @@
 package hook
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -14,8 +15,13 @@ import (
 // in .gemini/settings.json.
 const Gemini Client = "gemini"
 
-// decodeGemini reads Gemini CLI's BeforeTool payload.
-func (f fields) decodeGemini(call *toolgate.Call, m *Meta) error {
+// gemini is Gemini CLI's [protocol].
+type gemini struct{}
+
+func (gemini) agent() string { return "Gemini CLI" }
+
+// decode reads Gemini CLI's BeforeTool payload.
+func (gemini) decode(f fields, call *toolgate.Call, m *Meta) error {
 	if err := f.event(m, "BeforeTool"); err != nil {
 		return err
 	}
@@ -54,6 +60,95 @@ func (f fields) decodeGemini(call *toolgate.Call, m *Meta) error {
 	call.Tool = "mcp__" + server + "__" + tool
 	call.Server = server
 	return nil
+}
+
+// defaultAsk is deny: an ask hangs a headless Gemini CLI.
+func (gemini) defaultAsk() AskPolicy { return AskDeny }
+
+func (gemini) canAsk(policy AskPolicy, _ Meta) (bool, string) {
+	if policy != AskAsk {
+		return false, "a hook's \"ask\" hangs a headless Gemini CLI"
+	}
+	return true, ""
+}
+
+// cannotRewrite: Gemini CLI merges tool_input into the original input, so
+// a rewrite cannot remove a field.
+func (gemini) cannotRewrite(m Meta, in json.RawMessage) string {
+	if p := removedField(m.Input, in); p != "" {
+		return fmt.Sprintf("Gemini CLI merges a rewrite into the original input and cannot remove %s", p)
+	}
+	return ""
+}
+
+func (gemini) answer(out toolgate.Outcome, reason string, d toolgate.Decision, _ Meta) (any, string) {
+	return geminiAnswer(out, reason, d), ""
+}
+
+// settingsPath: the user's settings by default, since Gemini CLI ignores a
+// project's settings unless the folder was trusted before it started.
+func (gemini) settingsPath(o InstallOptions) (string, error) {
+	return o.settingsFile(ScopeUser, ".gemini", "settings.json")
+}
+
+func (gemini) edit(old []byte, o InstallOptions, install bool) ([]byte, error) {
+	cmd := o.command(Gemini)
+	entry := commandEntry(cmd, 10000) // milliseconds
+	return editJSON(old, install, func(_, hooks *object) (bool, error) {
+		return editGroups(hooks, "BeforeTool", o.matcherOr(".*"), cmd, entry, install)
+	})
+}
+
+// settings reads Gemini CLI's system, user and project settings; the
+// project's count only in a trusted folder, and hooksConfig.enabled = false
+// or a hooksConfig.disabled entry switches the hook off.
+func (gemini) settings(_ context.Context, st *Status, o StatusOptions) (string, bool) {
+	ud := filepath.Join(o.Home, ".gemini")
+	if d := envValue(o.env(), "GEMINI_CLI_HOME"); d != "" {
+		ud = filepath.Join(d, ".gemini")
+	}
+	user := filepath.Join(ud, "settings.json")
+	trusted, why := geminiFolderTrusted(o)
+	js := jsonSettings{
+		files: []settingsFile{{"/etc/gemini-cli/settings.json", false}, {user, false},
+			{filepath.Join(o.Dir, ".gemini", "settings.json"), true}},
+		off: func(f settingsFile, v map[string]any) string {
+			if hc, ok := v["hooksConfig"].(map[string]any); ok {
+				if en, ok := hc["enabled"].(bool); ok && !en && (!f.project || trusted) {
+					return f.path + " sets hooksConfig.enabled = false: Gemini CLI runs no hook"
+				}
+			}
+			return ""
+		},
+		commands: func(v map[string]any) []string { return groupCommands(v, "BeforeTool") },
+		skipped: func(cmd string) string {
+			if geminiDisabled(user, cmd) {
+				return fmt.Sprintf("hooksConfig.disabled lists %q: Gemini CLI skips it", cmd)
+			}
+			return ""
+		},
+	}
+	if !trusted {
+		js.untrusted = why
+	}
+	return fileSettings(st, Gemini, js)
+}
+
+// probePayload is a shell write of target.
+func (gemini) probePayload(dir, _, shell string) map[string]any {
+	return map[string]any{"session_id": "toolgate-probe", "hook_event_name": "BeforeTool", "cwd": dir,
+		"tool_name": "run_shell_command", "tool_input": map[string]any{"command": shell}}
+}
+
+func (gemini) probeVerdict(stdout []byte) (decision, reason string, err error) {
+	var out struct {
+		Decision string `json:"decision"`
+		Reason   string `json:"reason"`
+	}
+	if err := json.Unmarshal(stdout, &out); err != nil {
+		return "", "", err
+	}
+	return out.Decision, out.Reason, nil
 }
 
 type geminiOutput struct {

@@ -117,14 +117,39 @@ func (o InstallOptions) command(c Client) string {
 	return "toolgate hook " + string(c)
 }
 
-func (o InstallOptions) matcher(c Client) string {
+// matcherOr is the configured matcher, or def (the client's "every tool").
+func (o InstallOptions) matcherOr(def string) string {
 	if o.Matcher != "" {
 		return o.Matcher
 	}
-	if c == Claude {
-		return "*"
+	return def
+}
+
+// scopeOr is the configured scope, or def (the client's usual place).
+func (o InstallOptions) scopeOr(def Scope) Scope {
+	if o.Scope == ScopeDefault {
+		return def
 	}
-	return ".*"
+	return o.Scope
+}
+
+// settingsFile is the file at the path rel inside the directory of o's
+// scope (def when o sets none).
+func (o InstallOptions) settingsFile(def Scope, rel ...string) (string, error) {
+	var base string
+	scope := o.scopeOr(def)
+	switch scope {
+	case ScopeProject:
+		base = o.Dir
+	case ScopeUser:
+		base = o.Home
+	default:
+		return "", fmt.Errorf("unknown scope %q (want project or user)", scope)
+	}
+	if base == "" {
+		return "", fmt.Errorf("no %s directory to install into", scope)
+	}
+	return absPath(filepath.Join(append([]string{base}, rel...)...))
 }
 
 // SettingsPath returns the file [Install] writes for a client and scope:
@@ -141,41 +166,11 @@ func SettingsPath(c Client, options *InstallOptions) (string, error) {
 	if options != nil {
 		o = *options
 	}
-	if _, err := ParseClient(string(c)); err != nil {
+	p, err := c.protocol()
+	if err != nil {
 		return "", err
 	}
-	scope := o.Scope
-	if scope == ScopeDefault {
-		scope = ScopeProject
-		if c == Codex || c == Gemini {
-			scope = ScopeUser
-		}
-	}
-	var base string
-	switch scope {
-	case ScopeProject:
-		base = o.Dir
-	case ScopeUser:
-		base = o.Home
-		if c == Codex && o.CodexHome != "" {
-			return absPath(filepath.Join(o.CodexHome, "config.toml"))
-		}
-	default:
-		return "", fmt.Errorf("unknown scope %q (want project or user)", scope)
-	}
-	if base == "" {
-		return "", fmt.Errorf("no %s directory to install into", scope)
-	}
-	switch c {
-	case Claude:
-		return absPath(filepath.Join(base, ".claude", "settings.json"))
-	case Gemini:
-		return absPath(filepath.Join(base, ".gemini", "settings.json"))
-	case Codex:
-		return absPath(filepath.Join(base, ".codex", "config.toml"))
-	default:
-		return absPath(filepath.Join(base, ".cursor", "hooks.json"))
-	}
+	return p.settingsPath(o)
 }
 
 func absPath(p string) (string, error) {
@@ -239,7 +234,11 @@ func Uninstall(c Client, options *InstallOptions) (path string, content []byte, 
 }
 
 func edit(c Client, o InstallOptions, install bool) (string, []byte, error) {
-	path, err := SettingsPath(c, &o)
+	p, err := c.protocol()
+	if err != nil {
+		return "", nil, err
+	}
+	path, err := p.settingsPath(o)
 	if err != nil {
 		return "", nil, err
 	}
@@ -251,12 +250,7 @@ func edit(c Client, o InstallOptions, install bool) (string, []byte, error) {
 	if err != nil {
 		return path, nil, err
 	}
-	var updated []byte
-	if c == Codex {
-		updated, err = editTOML(old, o.command(c), o.matcher(c), install, o.CodexTrust)
-	} else {
-		updated, err = editJSON(c, old, o, install)
-	}
+	updated, err := p.edit(old, o, install)
 	if err != nil {
 		return path, nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -291,7 +285,10 @@ func isToolgateCommand(cmd, configured string) bool {
 	return false
 }
 
-func editJSON(c Client, old []byte, o InstallOptions, install bool) ([]byte, error) {
+// editJSON edits a JSON settings file: editHooks adds or removes toolgate's
+// entries in its "hooks" object (and may set other members of root), and
+// reports whether it changed anything.
+func editJSON(old []byte, install bool, editHooks func(root, hooks *object) (bool, error)) ([]byte, error) {
 	root := newObject()
 	if len(bytes.TrimSpace(old)) > 0 {
 		v, err := parseOrdered(old)
@@ -306,7 +303,6 @@ func editJSON(c Client, old []byte, o InstallOptions, install bool) ([]byte, err
 	} else if !install {
 		return old, nil
 	}
-	cmd := o.command(c)
 	var hooks *object
 	if v, ok := root.get("hooks"); ok {
 		if hooks, ok = v.(*object); !ok {
@@ -317,13 +313,7 @@ func editJSON(c Client, old []byte, o InstallOptions, install bool) ([]byte, err
 	} else {
 		hooks = newObject()
 	}
-	var changed bool
-	var err error
-	if c == Cursor {
-		changed, err = editCursor(root, hooks, cmd, install)
-	} else {
-		changed, err = editGroups(c, hooks, cmd, o.matcher(c), install)
-	}
+	changed, err := editHooks(root, hooks)
 	if err != nil {
 		return nil, err
 	}
@@ -338,20 +328,20 @@ func editJSON(c Client, old []byte, o InstallOptions, install bool) ([]byte, err
 	return marshalOrdered(root)
 }
 
-// editGroups edits Claude Code's and Gemini CLI's hooks.<event> list of
-// matcher groups.
-func editGroups(c Client, hooks *object, cmd, matcher string, install bool) (bool, error) {
-	event := "PreToolUse"
+// commandEntry is the hook entry {"type": "command", "command": cmd,
+// "timeout": timeout} of Claude Code's and Gemini CLI's settings.
+func commandEntry(cmd string, timeout int) *object {
 	entry := newObject()
 	entry.set("type", "command")
 	entry.set("command", cmd)
-	if c == Claude {
-		entry.set("timeout", 10)
-		entry.set("onFailure", "block")
-	} else {
-		event = "BeforeTool"
-		entry.set("timeout", 10000)
-	}
+	entry.set("timeout", timeout)
+	return entry
+}
+
+// editGroups edits a hooks.<event> list of matcher groups (Claude Code's,
+// Gemini CLI's): with install, one group holding entry, whose command is
+// cmd, under matcher.
+func editGroups(hooks *object, event, matcher, cmd string, entry *object, install bool) (bool, error) {
 	group := newObject()
 	group.set("matcher", matcher)
 	group.set("hooks", []any{entry})

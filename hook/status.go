@@ -124,17 +124,12 @@ func CheckStatus(ctx context.Context, c Client, options *StatusOptions) Status {
 		o = *options
 	}
 	st := Status{Client: c}
-	if _, err := ParseClient(string(c)); err != nil {
+	p, err := c.protocol()
+	if err != nil {
 		st.add("settings", false, "%v", err)
 		return st
 	}
-	var cmd string
-	var ok bool
-	if c == Codex {
-		cmd, ok = codexSettings(ctx, &st, o)
-	} else {
-		cmd, ok = fileSettings(&st, c, o)
-	}
+	cmd, ok := p.settings(ctx, &st, o)
 	if !ok {
 		return st
 	}
@@ -142,7 +137,7 @@ func CheckStatus(ctx context.Context, c Client, options *StatusOptions) Status {
 	if !checkCommand(&st, cmd) {
 		return st
 	}
-	probe(ctx, &st, c, cmd, o)
+	runProbe(ctx, &st, p, cmd, o)
 	return st
 }
 
@@ -223,7 +218,7 @@ func checkCommand(st *Status, cmd string) bool {
 }
 
 // isAllMatcher reports whether a matcher gates every tool.
-func isAllMatcher(c Client, m any) bool {
+func isAllMatcher(m any) bool {
 	s, ok := m.(string)
 	if m == nil {
 		return true
@@ -238,40 +233,37 @@ func isAllMatcher(c Client, m any) bool {
 	return false
 }
 
+// settingsFile is one settings file an agent reads.
+type settingsFile struct {
+	path string
+	// project says the file belongs to the project, not to the user or
+	// the machine.
+	project bool
+}
+
+// jsonSettings says how an agent with JSON settings files resolves them.
+type jsonSettings struct {
+	// files are the files the agent reads, in order.
+	files []settingsFile
+	// untrusted, if set, says why the agent ignores the project's files.
+	untrusted string
+	// off, if set, returns why the settings v of file f switch toolgate's
+	// hook off, or "".
+	off func(f settingsFile, v map[string]any) string
+	// commands returns the commands of toolgate's entries that gate every
+	// tool in the settings v.
+	commands func(v map[string]any) []string
+	// skipped, if set, returns why the agent skips the installed command,
+	// or "".
+	skipped func(cmd string) string
+}
+
 // fileSettings finds toolgate's entry in the settings files a JSON-settings
 // client reads, as it resolves them.
-func fileSettings(st *Status, c Client, o StatusOptions) (string, bool) {
-	type file struct {
-		path    string
-		project bool
-	}
-	var files []file
-	userDir := func(name string) string { return filepath.Join(o.Home, name) }
-	switch c {
-	case Claude:
-		ud := userDir(".claude")
-		if d := envValue(o.env(), "CLAUDE_CONFIG_DIR"); d != "" {
-			ud = d
-		}
-		files = []file{{"/etc/claude-code/managed-settings.json", false}, {filepath.Join(ud, "settings.json"), false},
-			{filepath.Join(o.Dir, ".claude", "settings.json"), true}, {filepath.Join(o.Dir, ".claude", "settings.local.json"), true}}
-	case Gemini:
-		ud := userDir(".gemini")
-		if d := envValue(o.env(), "GEMINI_CLI_HOME"); d != "" {
-			ud = filepath.Join(d, ".gemini")
-		}
-		files = []file{{"/etc/gemini-cli/settings.json", false}, {filepath.Join(ud, "settings.json"), false},
-			{filepath.Join(o.Dir, ".gemini", "settings.json"), true}}
-	case Cursor:
-		files = []file{{userDir(".cursor/hooks.json"), false}, {filepath.Join(o.Dir, ".cursor", "hooks.json"), true}}
-	}
+func fileSettings(st *Status, c Client, js jsonSettings) (string, bool) {
 	found := ""
 	var where []string
-	geminiTrusted, trustWhy := true, ""
-	if c == Gemini {
-		geminiTrusted, trustWhy = geminiFolderTrusted(o)
-	}
-	for _, f := range files {
+	for _, f := range js.files {
 		data, err := os.ReadFile(f.path)
 		if err != nil {
 			continue
@@ -281,30 +273,18 @@ func fileSettings(st *Status, c Client, o StatusOptions) (string, bool) {
 			st.add("settings", false, "%s is not valid JSON (%v): the agent may ignore it", f.path, err)
 			return "", false
 		}
-		if c == Claude {
-			if b, _ := v["disableAllHooks"].(bool); b {
-				st.add("settings", false, "%s sets disableAllHooks: Claude Code runs no hook", f.path)
-				return "", false
-			}
-			if b, _ := v["allowManagedHooksOnly"].(bool); b && strings.HasPrefix(f.path, "/etc/") {
-				st.add("settings", false, "%s sets allowManagedHooksOnly: Claude Code runs only managed hooks", f.path)
+		if js.off != nil {
+			if why := js.off(f, v); why != "" {
+				st.add("settings", false, "%s", why)
 				return "", false
 			}
 		}
-		if c == Gemini {
-			if hc, ok := v["hooksConfig"].(map[string]any); ok {
-				if en, ok := hc["enabled"].(bool); ok && !en && (!f.project || geminiTrusted) {
-					st.add("settings", false, "%s sets hooksConfig.enabled = false: Gemini CLI runs no hook", f.path)
-					return "", false
-				}
-			}
-		}
-		cmds := toolgateCommands(c, v)
+		cmds := js.commands(v)
 		if len(cmds) == 0 {
 			continue
 		}
-		if f.project && c == Gemini && !geminiTrusted {
-			where = append(where, f.path+" (ignored: "+trustWhy+")")
+		if f.project && js.untrusted != "" {
+			where = append(where, f.path+" (ignored: "+js.untrusted+")")
 			continue
 		}
 		if found == "" {
@@ -314,7 +294,7 @@ func fileSettings(st *Status, c Client, o StatusOptions) (string, bool) {
 	}
 	if found == "" {
 		var paths []string
-		for _, f := range files {
+		for _, f := range js.files {
 			paths = append(paths, f.path)
 		}
 		msg := "no toolgate hook gating every tool in " + strings.Join(paths, ", ")
@@ -324,71 +304,47 @@ func fileSettings(st *Status, c Client, o StatusOptions) (string, bool) {
 		st.add("settings", false, "%s; run `toolgate hook install %s`", msg, c)
 		return "", false
 	}
-	if c == Gemini {
-		if disabled := geminiDisabled(files[1].path, found); disabled {
-			st.add("settings", false, "hooksConfig.disabled lists %q: Gemini CLI skips it", found)
+	if js.skipped != nil {
+		if why := js.skipped(found); why != "" {
+			st.add("settings", false, "%s", why)
 			return "", false
 		}
 	}
-	st.add("settings", true, "%s runs %q for every tool (%s)", agentName(c), found, strings.Join(where, ", "))
+	st.add("settings", true, "%s runs %q for every tool (%s)", c.Agent(), found, strings.Join(where, ", "))
 	return found, true
 }
-
-// Agent returns the name of the client's agent: "Claude Code", "Gemini
-// CLI", "Codex" or "Cursor".
-func (c Client) Agent() string { return agentName(c) }
 
 // Command returns the hook command that runs the toolgate binary at the
 // absolute path exe for client c ("/usr/bin/toolgate hook claude"), quoted
 // for the shell.
 func Command(exe string, c Client) string { return shellQuote(exe) + " hook " + string(c) }
 
-func agentName(c Client) string {
-	switch c {
-	case Claude:
-		return "Claude Code"
-	case Gemini:
-		return "Gemini CLI"
-	case Codex:
-		return "Codex"
-	}
-	return "Cursor"
-}
-
-// toolgateCommands returns the commands of toolgate hook entries that gate
-// every tool in a settings object.
-func toolgateCommands(c Client, v map[string]any) []string {
+// groupCommands returns the commands of toolgate's entries in the
+// hooks.<event> matcher groups of settings v (Claude Code's, Gemini CLI's)
+// whose matcher gates every tool.
+func groupCommands(v map[string]any, event string) []string {
 	hooks, _ := v["hooks"].(map[string]any)
-	var out []string
-	if c == Cursor {
-		for _, ev := range cursorEvents {
-			list, _ := hooks[ev].([]any)
-			for _, h := range list {
-				if m, ok := h.(map[string]any); ok {
-					if s, _ := m["command"].(string); isToolgateCommand(s, "") {
-						out = append(out, s)
-					}
-				}
-			}
-		}
-		return out
-	}
-	event := "PreToolUse"
-	if c == Gemini {
-		event = "BeforeTool"
-	}
 	groups, _ := hooks[event].([]any)
+	var out []string
 	for _, g := range groups {
 		gm, ok := g.(map[string]any)
-		if !ok || !isAllMatcher(c, gm["matcher"]) {
+		if !ok || !isAllMatcher(gm["matcher"]) {
 			continue
 		}
 		list, _ := gm["hooks"].([]any)
-		for _, h := range list {
-			if m, ok := h.(map[string]any); ok {
-				if s, _ := m["command"].(string); isToolgateCommand(s, "") {
-					out = append(out, s)
-				}
+		out = append(out, entryCommands(list)...)
+	}
+	return out
+}
+
+// entryCommands returns the commands of the toolgate entries in a list of
+// hook entries.
+func entryCommands(list []any) []string {
+	var out []string
+	for _, h := range list {
+		if m, ok := h.(map[string]any); ok {
+			if s, _ := m["command"].(string); isToolgateCommand(s, "") {
+				out = append(out, s)
 			}
 		}
 	}
@@ -405,31 +361,15 @@ func envValue(env []string, key string) string {
 	return v
 }
 
-// probe runs the installed command on a call it must deny.
-func probe(ctx context.Context, st *Status, c Client, cmd string, o StatusOptions) bool {
+// runProbe runs the installed command on a call it must deny.
+func runProbe(ctx context.Context, st *Status, p protocol, cmd string, o StatusOptions) bool {
 	dir := o.Dir
 	if dir == "" {
 		dir = o.Home
 	}
 	target := filepath.Join(dir, ".git", "hooks", "toolgate-probe")
 	shell := "printf probe > " + shellQuote(target)
-	var payload map[string]any
-	switch c {
-	case Claude, Codex:
-		payload = map[string]any{"session_id": "toolgate-probe", "hook_event_name": "PreToolUse", "cwd": dir,
-			"permission_mode": "bypassPermissions", "tool_name": "Bash", "tool_input": map[string]any{"command": shell},
-			"tool_use_id": "toolgate-probe"}
-		if c == Claude {
-			payload["tool_name"] = "Write"
-			payload["tool_input"] = map[string]any{"file_path": target, "content": "probe"}
-		}
-	case Gemini:
-		payload = map[string]any{"session_id": "toolgate-probe", "hook_event_name": "BeforeTool", "cwd": dir,
-			"tool_name": "run_shell_command", "tool_input": map[string]any{"command": shell}}
-	case Cursor:
-		payload = map[string]any{"conversation_id": "toolgate-probe", "hook_event_name": cursorShell, "cwd": dir, "command": shell}
-	}
-	in, _ := json.Marshal(payload)
+	in, _ := json.Marshal(p.probePayload(dir, target, shell))
 	ctx, cancel := context.WithTimeout(ctx, o.timeout())
 	defer cancel()
 	run := exec.CommandContext(ctx, "/bin/sh", "-c", cmd)
@@ -447,24 +387,9 @@ func probe(ctx context.Context, st *Status, c Client, cmd string, o StatusOption
 		}
 		return st.add("probe", false, "the hook command failed on a probe call (%v): %s", err, strings.TrimSpace(stderr.String()))
 	}
-	var out struct {
-		HookSpecificOutput struct {
-			PermissionDecision       string `json:"permissionDecision"`
-			PermissionDecisionReason string `json:"permissionDecisionReason"`
-		} `json:"hookSpecificOutput"`
-		Decision   string `json:"decision"`
-		Reason     string `json:"reason"`
-		Permission string `json:"permission"`
-	}
-	if err := json.Unmarshal(stdout.Bytes(), &out); err != nil {
+	got, reason, err := p.probeVerdict(stdout.Bytes())
+	if err != nil {
 		return st.add("probe", false, "the hook's answer to a probe call is not JSON (%v): %q", err, stdout.String())
-	}
-	got, reason := out.HookSpecificOutput.PermissionDecision, out.HookSpecificOutput.PermissionDecisionReason
-	switch c {
-	case Gemini:
-		got, reason = out.Decision, out.Reason
-	case Cursor:
-		got = out.Permission
 	}
 	if got != "deny" {
 		return st.add("probe", false, "the hook answered %q to %s, which it must deny: it is not toolgate deciding (output %q)", got, what, stdout.String())
