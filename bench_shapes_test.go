@@ -55,7 +55,7 @@ func shapeLayer(shape string, n int) toolgate.Layer {
 			case 1:
 				add(&l.Deny, fmt.Sprintf("WebFetch(https://h%05d.example.com/admin/*)", i))
 			case 2:
-				add(&l.Ask, fmt.Sprintf("WebFetch(*://h%05d.example.org/*)", i))
+				add(&l.Ask, fmt.Sprintf("WebFetch(*://*.h%05d.example.org/*)", i))
 			default:
 				add(&l.Deny, fmt.Sprintf("WebFetch(https://h%05d.example.net:*/*)", i))
 			}
@@ -164,7 +164,8 @@ func TestShapePolicies(t *testing.T) {
 		{"HTTPS://H00001.EXAMPLE.COM./admin/x", toolgate.Deny},
 		{"http://h00001.example.com/admin/x", toolgate.Deny},
 		{"https://h00001.example.com:443/admin/x#f", toolgate.Deny},
-		{"http://h00002.example.org/", toolgate.Ask},
+		{"http://a.h00002.example.org/", toolgate.Ask},
+		{"https://A.B.H00002.example.org./x", toolgate.Ask},
 		{"https://h00003.example.net:8443/x", toolgate.Deny},
 		{"https://h00005.example.com/admin/", toolgate.Deny},
 	} {

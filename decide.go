@@ -324,7 +324,7 @@ func truncate(s string, n int) string {
 // of them when the URL gave no host.
 func (cc *callCtx) eachDomainRule(ix *index, fn func(r *crule)) {
 	hosts := cc.url.t.Hosts
-	if len(hosts) == 0 {
+	if len(hosts) == 0 || cc.url.err != nil {
 		for _, rs := range ix.domains {
 			for _, r := range rs {
 				fn(r)

@@ -91,8 +91,12 @@ func (r *crule) pathPattern() *pathmatch.Pattern {
 
 // domainKey is the index key of a domain:HOST rule, "" for any other.
 func (r *crule) domainKey() string {
-	if m, ok := r.m.(domainMatcher); ok {
+	switch m := r.m.(type) {
+	case domainMatcher:
 		return m.d.IndexKey()
+	case urlMatcher:
+		// A URL pattern with a wildcard host is keyed like a domain rule.
+		return m.u.IndexHostSuffix()
 	}
 	return ""
 }

@@ -73,6 +73,10 @@ func FuzzURLIndexHost(f *testing.F) {
 		{"https://[::1]/*", "https://[0:0::1]/x"},
 		{"http://127.0.0.1/*", "http://0x7f.1/"},
 		{"https://xn--bcher-kva.example/*", "https://bücher.example/a"},
+		{"https://*.example.com/*", "https://a.b.EXAMPLE.com./x"},
+		{"https://api.*.example.com:*/*", "https://api.x.example.com:8443/"},
+		{"http://10.0.*.1/*", "http://10.0.5.1/"},
+		{"https://ex*.com/*", "https://exa.b.com/"},
 	} {
 		f.Add(s[0], s[1])
 	}
@@ -83,7 +87,7 @@ func FuzzURLIndexHost(f *testing.F) {
 		}
 		for _, fold := range []bool{false, true} {
 			p, err := CompileURL(pattern, fold)
-			if err != nil || p.IndexHost() == "" {
+			if err != nil || p.IndexHost() == "" && p.IndexHostSuffix() == "" {
 				continue
 			}
 			readings := tg.URLs
@@ -91,8 +95,20 @@ func FuzzURLIndexHost(f *testing.F) {
 				readings = append(append([]string(nil), tg.URLs...), AltURLsOf(tg.URLs)...)
 			}
 			for _, u := range readings {
-				if p.Match(u) && !slices.Contains(tg.Hosts, p.IndexHost()) {
-					t.Fatalf("URL pattern %q (fold %v) matches %q of %q, but its host %q is not among the hosts %q", pattern, fold, u, raw, p.IndexHost(), tg.Hosts)
+				if !p.Match(u) {
+					continue
+				}
+				if h := p.IndexHost(); h != "" && !slices.Contains(tg.Hosts, h) {
+					t.Fatalf("URL pattern %q (fold %v) matches %q of %q, but its host %q is not among the hosts %q", pattern, fold, u, raw, h, tg.Hosts)
+				}
+				if k := p.IndexHostSuffix(); k != "" {
+					found := false
+					for _, h := range tg.Hosts {
+						HostSuffixes(h, func(s string) { found = found || s == k })
+					}
+					if !found {
+						t.Fatalf("URL pattern %q (fold %v) matches %q of %q, but its host suffix %q ends none of the hosts %q", pattern, fold, u, raw, k, tg.Hosts)
+					}
 				}
 			}
 		}

@@ -18,6 +18,7 @@ type URLPattern struct {
 	auth string // the glob for scheme://host[:port], lowercase when fold
 	rest string // the glob for path, query and fragment, lowercase when fold
 	host string // the host, when it holds no wildcard (see IndexHost)
+	tail string // else its rightmost labels without a wildcard (see IndexHostSuffix)
 	fold bool
 }
 
@@ -100,6 +101,13 @@ func CompileURL(pattern string, fold bool) (*URLPattern, error) {
 	p := &URLPattern{text: string(b), fold: fold}
 	if !strings.Contains(host, "*") {
 		p.host = host
+	} else if !ipv6 {
+		labels := strings.Split(host, ".")
+		n := len(labels)
+		for n > 0 && labels[n-1] != "" && !strings.Contains(labels[n-1], "*") {
+			n--
+		}
+		p.tail = strings.Join(labels[n:], ".")
 	}
 	p.auth, p.rest = p.text[:n], p.text[n:]
 	if p.rest == "" {
@@ -133,3 +141,10 @@ func (p *URLPattern) String() string { return p.text }
 // Target's Hosts: a wildcard in the scheme or port never reaches the host,
 // since the URL's authority is matched on its own.
 func (p *URLPattern) IndexHost() string { return p.host }
+
+// IndexHostSuffix returns, for a pattern whose host holds a wildcard, what
+// every host it matches ends with: the host's rightmost labels up to the
+// first one with a wildcard ("example.com" for "https://*.example.com/*"),
+// in the form [HostSuffixes] gives a host's label suffixes. It is "" when
+// IndexHost is set, or when nothing follows the last wildcard.
+func (p *URLPattern) IndexHostSuffix() string { return p.tail }
