@@ -23,6 +23,7 @@ type metrics struct {
 	expired        prometheus.Counter
 	consumed       prometheus.Counter
 	logErrors      prometheus.Counter
+	pruned         prometheus.Counter
 	webhookErrors  prometheus.Counter
 	// webhookAttempts counts HTTP requests, webhookDeliveries deliveries
 	// by result (one delivery makes one or more attempts).
@@ -48,6 +49,7 @@ func newMetrics() *metrics {
 	m.expired = prometheus.NewCounter(prometheus.CounterOpts{Name: "toolgate_approvals_expired_total", Help: "Approvals that expired unanswered or unused."})
 	m.consumed = prometheus.NewCounter(prometheus.CounterOpts{Name: "toolgate_approvals_used_total", Help: "Approved calls that ran."})
 	m.logErrors = prometheus.NewCounter(prometheus.CounterOpts{Name: "toolgate_decision_log_errors_total", Help: "Decision log entries that could not be written."})
+	m.pruned = prometheus.NewCounter(prometheus.CounterOpts{Name: "toolgate_decision_log_pruned_total", Help: "Decision log entries deleted by the retention window."})
 	m.webhookErrors = prometheus.NewCounter(prometheus.CounterOpts{Name: "toolgate_webhook_errors_total", Help: "Webhook deliveries that failed or were dropped."})
 	m.webhookAttempts = prometheus.NewCounter(prometheus.CounterOpts{Name: "toolgate_webhook_attempts_total", Help: "Webhook requests sent, retries included."})
 	m.webhookDeliveries = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "toolgate_webhook_deliveries_total",
@@ -59,7 +61,7 @@ func newMetrics() *metrics {
 	pending := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "toolgate_approvals_pending", Help: "Approvals waiting for an answer (as of the last sweep)."},
 		func() float64 { return float64(m.pending.Load()) })
 	m.reg.MustRegister(m.decisions, m.latency, m.reloads, m.reloadFailures, m.policyOK, m.created, m.answered,
-		m.expired, m.consumed, m.logErrors, m.webhookErrors, m.webhookAttempts, m.webhookDeliveries, pending,
+		m.expired, m.consumed, m.logErrors, m.pruned, m.webhookErrors, m.webhookAttempts, m.webhookDeliveries, pending,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

@@ -53,6 +53,10 @@ type Options struct {
 	Cwd, Home string
 	// NoDecisionLog turns off the decision log (answers are still logged).
 	NoDecisionLog bool
+	// LogRetention, when positive, is how long decision log entries and
+	// answered or expired approvals are kept: older ones are deleted about
+	// once an hour. Zero keeps them for ever.
+	LogRetention time.Duration
 	// Webhook is told of new approval requests (retried, and signed when
 	// it has a secret).
 	Webhook Webhook
@@ -360,8 +364,13 @@ func (s *Server) sweep(ctx context.Context) {
 	interval := min(10*time.Second, s.opts.ApprovalTTL/4)
 	t := time.NewTicker(max(interval, 10*time.Millisecond))
 	defer t.Stop()
+	var pruned time.Time
 	for {
 		s.sweepOnce(ctx)
+		if s.opts.LogRetention > 0 && s.now().Sub(pruned) >= pruneEvery {
+			s.prune(ctx)
+			pruned = s.now()
+		}
 		select {
 		case <-ctx.Done():
 			return
@@ -386,6 +395,25 @@ func (s *Server) sweepOnce(ctx context.Context) {
 	}
 	if n, err := s.store.Count(ctx, store.Pending); err == nil {
 		s.m.pending.Store(int64(n))
+	}
+}
+
+// pruneEvery is how often the retention window is applied.
+const pruneEvery = time.Hour
+
+// prune deletes what is older than the retention window. Every replica
+// prunes; the deletes are idempotent, so that costs only a little work.
+func (s *Server) prune(ctx context.Context) {
+	p, err := s.store.Prune(ctx, s.now().Add(-s.opts.LogRetention))
+	if err != nil {
+		if ctx.Err() == nil {
+			s.log.Warn("pruning the decision log", "err", err)
+		}
+		return
+	}
+	s.m.pruned.Add(float64(p.Entries))
+	if p.Entries > 0 || p.Approvals > 0 {
+		s.log.Info("pruned the decision log", "entries", p.Entries, "approvals", p.Approvals, "retention", s.opts.LogRetention)
 	}
 }
 

@@ -591,6 +591,36 @@ func (s *sqlStore) Entries(ctx context.Context, after int64, limit int) ([]Entry
 	return out, rows.Err()
 }
 
+// pruneBatch is how many decision log rows one DELETE removes, so that a
+// large prune never holds the write lock long (SQLite) or makes one huge
+// transaction (PostgreSQL).
+const pruneBatch = 5000
+
+func (s *sqlStore) Prune(ctx context.Context, before time.Time) (Pruned, error) {
+	var p Pruned
+	for {
+		res, err := s.db.ExecContext(ctx, s.q(`DELETE FROM decision_log WHERE seq IN
+			(SELECT seq FROM decision_log WHERE time_ms < ? ORDER BY seq LIMIT ?)`), ms(before), pruneBatch)
+		if err != nil {
+			return p, err
+		}
+		n, err := res.RowsAffected()
+		if err != nil {
+			return p, err
+		}
+		p.Entries += n
+		if n < pruneBatch {
+			break
+		}
+	}
+	res, err := s.db.ExecContext(ctx, s.q(`DELETE FROM approvals WHERE state IN ('used', 'denied', 'expired') AND expires_ms < ?`), ms(before))
+	if err != nil {
+		return p, err
+	}
+	p.Approvals, err = res.RowsAffected()
+	return p, err
+}
+
 func (s *sqlStore) Subscribe(topic string) (<-chan struct{}, func()) { return s.subs.subscribe(topic) }
 
 func (s *sqlStore) Ping(ctx context.Context) error { return s.db.PingContext(ctx) }

@@ -130,6 +130,11 @@ type Entry struct {
 	Micros   int64  `json:"micros,omitempty"` // evaluation time
 }
 
+// Pruned counts what [Store.Prune] deleted.
+type Pruned struct {
+	Entries, Approvals int64
+}
+
 // Filter selects approvals.
 type Filter struct {
 	State State // "" = every state
@@ -188,6 +193,10 @@ type Store interface {
 	// Entries returns the decision log entries after seq, oldest first, at
 	// most limit (0 = 1000).
 	Entries(ctx context.Context, after int64, limit int) ([]Entry, error)
+	// Prune deletes the decision log entries from before before, and the
+	// approvals that are final (used, denied or expired) and expired before
+	// it. Pending and approved approvals are never pruned.
+	Prune(ctx context.Context, before time.Time) (Pruned, error)
 
 	// Subscribe returns a channel that receives a value after changes of
 	// topic (coalesced: one value may stand for several changes, and one

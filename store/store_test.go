@@ -339,6 +339,64 @@ func conformance(t *testing.T, open opener) {
 	})
 }
 
+// pruneConformance: Prune deletes old decision log entries (across several
+// batches) and old final approvals, and keeps everything newer and every
+// approval still pending or approved.
+func pruneConformance(t *testing.T, open opener) {
+	ctx := context.Background()
+	s, _ := open(t)
+	cut := t0.Add(time.Hour)
+	var es []Entry
+	for i := range pruneBatch + 7 {
+		es = append(es, Entry{Time: t0.Add(time.Duration(i) * time.Millisecond), Event: "decision", Outcome: "allow", Message: "old"})
+	}
+	for range 3 {
+		es = append(es, Entry{Time: cut.Add(time.Minute), Event: "decision", Outcome: "deny", Message: "new"})
+	}
+	if err := s.Log(ctx, es); err != nil {
+		t.Fatal(err)
+	}
+	k := Key{Digest: "sha256:pp", Session: "s1", Caller: "ci"}
+	oldPending := newApproval(k, t0, time.Minute) // expired by time, but still pending: kept
+	oldDenied := newApproval(k, t0, time.Minute)  // final and old: pruned
+	newDenied := newApproval(k, cut, 2*time.Hour) // final, expires after the cut: kept
+	for _, a := range []Approval{oldPending, oldDenied, newDenied} {
+		if err := s.CreateApproval(ctx, a); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, a := range []Approval{oldDenied, newDenied} {
+		if _, err := s.Answer(ctx, a.ID, Answer{Approve: false, Approver: "alice", Now: a.Created}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	p, err := s.Prune(ctx, cut)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Entries != int64(pruneBatch+7) || p.Approvals != 1 {
+		t.Errorf("Prune = %+v, want %d entries and 1 approval", p, pruneBatch+7)
+	}
+	left, err := s.Entries(ctx, 0, 100)
+	if err != nil || len(left) != 3 || left[0].Message != "new" {
+		t.Errorf("entries left: %d %v", len(left), err)
+	}
+	for _, a := range []Approval{oldPending, newDenied} {
+		if _, err := s.Approval(ctx, a.ID); err != nil {
+			t.Errorf("approval %s was pruned: %v", a.ID, err)
+		}
+	}
+	if _, err := s.Approval(ctx, oldDenied.ID); !errors.Is(err, ErrNotFound) {
+		t.Errorf("old denied approval: %v, want ErrNotFound", err)
+	}
+	if p, err := s.Prune(ctx, cut); err != nil || p != (Pruned{}) {
+		t.Errorf("second Prune = %+v, %v", p, err)
+	}
+}
+
+func TestSQLitePrune(t *testing.T)   { pruneConformance(t, openSQLiteTest) }
+func TestPostgresPrune(t *testing.T) { pruneConformance(t, openPostgresTest) }
+
 // TestSQLiteSchemaVersion checks that the migrations are recorded.
 func TestSQLiteSchemaVersion(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "x.db")

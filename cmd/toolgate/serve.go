@@ -71,6 +71,7 @@ func (c *cli) serve(args []string) int {
 		cwd         = fs.String("cwd", "", "working `DIR` of calls that name none")
 		localFS     = fs.Bool("local-fs", false, "let the engine read this machine's file system (symlinks, globs): only when the agents run here")
 		noLog       = fs.Bool("no-decision-log", false, "do not log every decision (answers are logged anyway)")
+		retention   = fs.Duration("log-retention", 0, "delete decision log entries and answered approvals older than `DURATION` (0: keep them)")
 		maxBody     = fs.Int64("max-body", 8<<20, "largest request body in `BYTES`")
 		timeout     = fs.Duration("request-timeout", 10*time.Second, "time limit of a request")
 		grace       = fs.Duration("grace", 30*time.Second, "how long shutdown waits for requests in flight")
@@ -97,6 +98,10 @@ func (c *cli) serve(args []string) int {
 	}
 	if (*tlsCert == "") != (*tlsKey == "") || (*clientCA != "" && *tlsCert == "") {
 		c.errorf("serve: --tls-cert and --tls-key go together, and --client-ca needs them")
+		return exitUsage
+	}
+	if *retention < 0 {
+		c.errorf("serve: --log-retention must not be negative (0 keeps the log)")
 		return exitUsage
 	}
 	if *hookSecret != "" && *webhook == "" {
@@ -160,7 +165,7 @@ func (c *cli) serve(args []string) int {
 	srv, err := serve.New(ctx, &serve.Options{
 		Policy: src, ReloadInterval: interval, Store: st, TokensFile: abs(*tokens), Logger: logger,
 		PublicURL: *publicURL, ApprovalTTL: *approvalTTL, UseWindow: *useWindow, MaxBody: *maxBody,
-		RequestTimeout: *timeout, Cwd: abs(*cwd), NoDecisionLog: *noLog,
+		RequestTimeout: *timeout, Cwd: abs(*cwd), NoDecisionLog: *noLog, LogRetention: *retention,
 		Webhook: serve.Webhook{URL: *webhook, Slack: *slack, Secret: secret},
 	})
 	if err != nil {
