@@ -180,7 +180,9 @@ func (c *Config) prepare(cc *callCtx, call *Call) *Decision {
 	}
 	// The document is parsed into the call context itself (a small input
 	// then costs no allocation); it must not be copied after.
-	*cc = callCtx{sc: cc.sc}
+	sc := cc.sc
+	*cc = callCtx{} // cleared in place (a literal with a field would be built apart and copied)
+	cc.sc = sc
 	if err := cc.docv.Parse(raw); err != nil {
 		d := invalidf("input is not valid: %v", err)
 		return &d
