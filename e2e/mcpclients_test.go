@@ -16,7 +16,7 @@ package e2e
 //     function_call named "mcp__fs__read_text_file" without a namespace is
 //     answered "unsupported call". Through the proxy the namespace holds
 //     only the tools the policy shows; its description is the proxy's
-//     server instructions ("Tools of several MCP servers, each call checked
+//     server instructions ("Tools of the MCP server \"fs\", each call checked
 //     by toolgate's policy.") where the server started directly gets Codex's
 //     own "Tools in the mcp__fs namespace.".
 //   - Without "required = true" in [mcp_servers.fs], codex exec does not wait

@@ -1,8 +1,10 @@
 package mcpgate
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
+	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"slices"
@@ -241,5 +243,27 @@ func TestReapproveAndReload(t *testing.T) {
 	}
 	if _, _, err := f.call(t, "mcp__up__echo", map[string]any{"text": "x"}); err == nil || !strings.Contains(err.Error(), "hidden by the policy") {
 		t.Errorf("calling it: %v", err)
+	}
+}
+
+// TestPinWarnNamesShownToolsOnly: under --pin warn, the warning about
+// unpinned tools names the tools the client is shown, not those the policy
+// hides anyway.
+func TestPinWarnNamesShownToolsOnly(t *testing.T) {
+	var log bytes.Buffer
+	policy := "version: 1\ndefault: deny\nallow: [\"mcp__up__echo\"]\n"
+	f := newFixture(t, fixtureOpts{policy: policy, protocol: "2025-11-25", opts: func(o *Options) {
+		o.Pin, o.Lock = PinWarn, &Lock{}
+		o.Logger = slog.New(slog.NewTextHandler(&log, nil))
+	}})
+	if names := f.toolNames(t); !slices.Equal(names, []string{"mcp__up__echo"}) {
+		t.Fatalf("listed %v, want only mcp__up__echo", names)
+	}
+	text := log.String()
+	if !strings.Contains(text, "1 tools shown although their definitions are not pinned") || !strings.Contains(text, "echo (") {
+		t.Errorf("the warning does not name the one shown, unpinned tool:\n%s", text)
+	}
+	if strings.Contains(text, "erase (") || strings.Contains(text, "read_thing (") {
+		t.Errorf("the warning names tools the policy hides:\n%s", text)
 	}
 }

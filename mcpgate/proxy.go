@@ -111,6 +111,24 @@ type toolEntry struct {
 	trusted bool
 }
 
+// instructions is what the proxy tells a client it serves: the servers
+// behind it by name, and that toolgate checks every call. An upstream's own
+// instructions are not passed on: like a tool's description they are text
+// for the model, and unlike one they are not pinned.
+func instructions(servers []ServerSpec) string {
+	names := make([]string, len(servers))
+	for i, s := range servers {
+		names[i] = s.Name
+	}
+	switch len(names) {
+	case 0:
+		return "MCP tools, each call checked by toolgate's policy."
+	case 1:
+		return fmt.Sprintf("Tools of the MCP server %q, each call checked by toolgate's policy.", names[0])
+	}
+	return fmt.Sprintf("Tools of the MCP servers %s, offered as mcp__<server>__<tool>, each call checked by toolgate's policy.", strings.Join(names, ", "))
+}
+
 // New returns a proxy for the servers; call Start to connect them.
 func New(options *Options) (*Proxy, error) {
 	var opts Options
@@ -157,7 +175,7 @@ func New(options *Options) (*Proxy, error) {
 		p.byName[s.Name] = u
 	}
 	p.server = mcp.NewServer(&mcp.Implementation{Name: "toolgate", Version: opts.Version}, &mcp.ServerOptions{
-		Instructions:      "Tools of several MCP servers, each call checked by toolgate's policy.",
+		Instructions:      instructions(opts.Servers),
 		CompletionHandler: p.complete,
 		Capabilities: &mcp.ServerCapabilities{
 			Tools:       &mcp.ToolCapabilities{ListChanged: true},
@@ -350,6 +368,7 @@ func (p *Proxy) exposeTools(u *upstream, tools []*mcp.Tool) {
 		if p.opts.Pin != PinOff {
 			ps = checkPin(p.currentLock(), u.spec.Name, t)
 		}
+		visible := p.policy.visible(name)
 		if ps != pinMatch {
 			why := map[pinState]string{
 				pinUnpinned:   "its definition is not pinned in the lock file",
@@ -360,9 +379,12 @@ func (p *Proxy) exposeTools(u *upstream, tools []*mcp.Tool) {
 				hidden[down] = fmt.Sprintf("tool %s is hidden: %s; a person must review it and approve it again with \"toolgate mcp lock\"", name, why)
 				continue
 			}
-			unpinned = append(unpinned, t.Name+" ("+why+")")
+			if visible {
+				// Only what is shown is worth the warning.
+				unpinned = append(unpinned, t.Name+" ("+why+")")
+			}
 		}
-		if !p.policy.visible(name) {
+		if !visible {
 			hidden[down] = fmt.Sprintf("tool %s is hidden by the policy", name)
 			continue
 		}
