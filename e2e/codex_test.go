@@ -38,15 +38,7 @@ func TestCodex(t *testing.T) {
 				"call_id": "call_e2e_1", "name": "exec_command", "arguments": string(args)}))
 			defer srv.Close()
 			codexHome := filepath.Join(w.home, ".codex")
-			writeFile(t, filepath.Join(codexHome, "config.toml"), fmt.Sprintf(`model = "e2e-mock"
-model_provider = "e2emock"
-
-[model_providers.e2emock]
-name = "e2e mock"
-base_url = "%s/v1"
-wire_api = "responses"
-env_key = "TOOLGATE_E2E_KEY"
-`, srv.URL))
+			writeFile(t, filepath.Join(codexHome, "config.toml"), codexMockConfig("e2e-mock", srv.URL))
 			if !sc.noHook {
 				install(t, hook.Codex, hook.InstallOptions{Scope: hook.ScopeUser, Home: w.home, CodexHome: codexHome})
 			}
@@ -67,6 +59,21 @@ env_key = "TOOLGATE_E2E_KEY"
 			}
 		})
 	}
+}
+
+// codexMockConfig is a Codex config.toml that talks to the mock Responses
+// API at url as the model named model (its key in TOOLGATE_E2E_KEY); more
+// tables may follow it.
+func codexMockConfig(model, url string) string {
+	return fmt.Sprintf(`model = %q
+model_provider = "e2emock"
+
+[model_providers.e2emock]
+name = "e2e mock"
+base_url = "%s/v1"
+wire_api = "responses"
+env_key = "TOOLGATE_E2E_KEY"
+`, model, url)
 }
 
 // codexMock serves POST /v1/responses as a streaming model: the first turn

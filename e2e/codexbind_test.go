@@ -52,15 +52,7 @@ func newCodexRunFor(t *testing.T, mkItem func(r *codexRun) map[string]any) *code
 	r := &codexRun{w: w, codexHome: filepath.Join(w.home, ".codex"), rec: &recorder{}}
 	r.srv = httptest.NewServer(codexMock(t, r.rec, mkItem(r)))
 	t.Cleanup(r.srv.Close)
-	writeFile(t, filepath.Join(r.codexHome, "config.toml"), fmt.Sprintf(`model = "gpt-5.5"
-model_provider = "e2emock"
-
-[model_providers.e2emock]
-name = "e2e mock"
-base_url = "%s/v1"
-wire_api = "responses"
-env_key = "TOOLGATE_E2E_KEY"
-`, r.srv.URL))
+	writeFile(t, filepath.Join(r.codexHome, "config.toml"), codexMockConfig("gpt-5.5", r.srv.URL))
 	return r
 }
 

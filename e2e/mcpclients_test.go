@@ -273,20 +273,12 @@ func TestMCPCodex(t *testing.T) {
 		config := filepath.Join(codexHome, "config.toml")
 		// JSON strings and arrays of strings are TOML too. Without
 		// required, codex exec may ask the model before the server is up.
-		writeFile(t, config, fmt.Sprintf(`model = "e2e-mock"
-model_provider = "e2emock"
-
-[model_providers.e2emock]
-name = "e2e mock"
-base_url = "%s/v1"
-wire_api = "responses"
-env_key = "TOOLGATE_E2E_KEY"
-
+		writeFile(t, config, codexMockConfig("e2e-mock", srv.URL)+fmt.Sprintf(`
 [mcp_servers.fs]
 command = %s
 args = %s
 required = true
-`, srv.URL, jsonString(r.server[0]), serverArgs))
+`, jsonString(r.server[0]), serverArgs))
 		env := append(baseEnv(r.w), "CODEX_HOME="+codexHome, "TOOLGATE_E2E_KEY=toolgate-e2e-fake-key")
 		if !c.direct {
 			r.wrap(t, e, "codex", config, env)
