@@ -63,6 +63,11 @@ type callCtx struct {
 // reasons, prompts and suggestions hold strings, which are never reused.
 type callScratch struct {
 	an    shell.Analysis
+	lists shellLists
+}
+
+// shellLists are the per-command lists of a shell call's reading.
+type shellLists struct {
 	cps   []cmdPaths
 	names []shellKey
 	items []pathItem
@@ -73,10 +78,11 @@ type callScratch struct {
 // large call are let go.
 const maxScratch = 256
 
-// grow returns s emptied, with room for n elements: s's own memory when
-// it has the room (cleared, so that it holds nothing of the last call),
-// else new memory, which is kept for the next call unless it is larger
-// than maxScratch.
+// grow returns s emptied, with room for n elements: s's own memory when it
+// has the room, else new memory, which is kept for the next call unless it
+// is larger than maxScratch. Every element a reading uses it writes whole;
+// what an earlier call left past that is never read, and a pooled context
+// holding it is dropped by the pool at the next collections.
 func grow[T any](s *[]T, n int) []T {
 	if cap(*s) < n {
 		out := make([]T, 0, n)
@@ -85,7 +91,6 @@ func grow[T any](s *[]T, n int) []T {
 		}
 		return out
 	}
-	clear((*s)[:cap(*s)])
 	return (*s)[:0]
 }
 

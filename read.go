@@ -282,11 +282,12 @@ func (cc *callCtx) readShell() (reading, *Decision) {
 		return reading{}, inv
 	}
 	an := analyze(cc, cmdText)
-	var sc callScratch // a context of its own keeps nothing
+	sc := &shellLists{} // a context of its own keeps nothing
 	if cc.sc != nil {
-		sc = *cc.sc
+		sc = &cc.sc.lists
 	}
 	cps := grow(&sc.cps, len(an.Commands))[:len(an.Commands)]
+	clear(cps) // cmdPaths are filled field by field below
 	total, nforms, nonWrapper := 0, 0, 0
 	for _, cmd := range an.Commands {
 		total += len(cmd.ArgPaths) + len(cmd.Reads) + len(cmd.Writes) + len(cmd.Redirects) + len(cmd.Searches)
@@ -298,10 +299,6 @@ func (cc *callCtx) readShell() (reading, *Decision) {
 	names := grow(&sc.names, nforms)  // backing for every command's index keys
 	backing := grow(&sc.items, total) // one block for every path of the call
 	parts := grow(&sc.parts, len(an.Commands))
-	if cc.sc != nil {
-		// Keep what grew (the analysis is kept in place).
-		cc.sc.cps, cc.sc.names, cc.sc.items, cc.sc.parts = sc.cps, sc.names, sc.items, sc.parts
-	}
 	for i, cmd := range an.Commands {
 		cp := &cps[i]
 		conv := func(refs []shell.PathRef) []pathItem {

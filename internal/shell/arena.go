@@ -57,12 +57,13 @@ func (a *arena) reset() {
 }
 
 // rewind returns chunk emptied and cleared, or inline when chunk is too
-// large to keep.
+// large to keep. Only chunk[:len] was handed out since the last rewind (the
+// rest is still zero), so only that is cleared.
 func rewind[T any](chunk, inline []T) []T {
 	if cap(chunk) > maxKept {
 		return inline
 	}
-	clear(chunk[:cap(chunk)])
+	clear(chunk)
 	return chunk[:0]
 }
 
