@@ -36,8 +36,15 @@ func (k Kind) String() string {
 	return "generic"
 }
 
-// ParseKind parses a kind name.
-func ParseKind(s string) (Kind, error) {
+// MarshalText implements encoding.TextMarshaler: the kind's name.
+func (k Kind) MarshalText() ([]byte, error) { return []byte(k.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler: it reads a kind name
+// (shell, read, list, search, edit, fetch, web_search, agent, plan_exit,
+// mcp or generic).
+func (k *Kind) UnmarshalText(b []byte) error { return unmarshalWith(k, b, parseKind) }
+
+func parseKind(s string) (Kind, error) {
 	for i, n := range kindNames {
 		if n == s {
 			return Kind(i), nil
@@ -46,8 +53,8 @@ func ParseKind(s string) (Kind, error) {
 	return KindGeneric, fmt.Errorf("unknown tool kind %q (want one of shell, read, list, search, edit, fetch, web_search, agent, plan_exit, mcp, generic)", s)
 }
 
-// ToolInfo is a tool catalog entry: how a tool's input is read.
-type ToolInfo struct {
+// toolEntry is a tool catalog entry: how a tool's input is read.
+type toolEntry struct {
 	Kind Kind
 	// Field is the primary field: the command for shell tools, the URL for
 	// fetch tools, the query for web searches, the sub-agent type for agent
@@ -62,11 +69,11 @@ type ToolInfo struct {
 }
 
 // builtinTools is the catalog of SPEC §1.1.
-var builtinTools = func() map[string]ToolInfo {
-	m := map[string]ToolInfo{}
+var builtinTools = func() map[string]toolEntry {
+	m := map[string]toolEntry{}
 	add := func(k Kind, field string, ro bool, names ...string) {
 		for _, n := range names {
-			m[n] = ToolInfo{Kind: k, Field: field, ReadOnly: ro}
+			m[n] = toolEntry{Kind: k, Field: field, ReadOnly: ro}
 		}
 	}
 	add(KindShell, "command", false, "Bash", "bash", "shell", "run_shell_command")
@@ -178,16 +185,6 @@ var claudeAliasesFolded, aliasesOf = func() (map[string]string, map[string][]str
 	return folded, of
 }()
 
-// ToolAliases returns Claude Code's tool-name aliases: each alias and the
-// tool it stands for ("Task" → "Agent", "KillShell" → "TaskStop").
-func ToolAliases() map[string]string {
-	m := make(map[string]string, len(claudeAliases))
-	for k, v := range claudeAliases {
-		m[k] = v
-	}
-	return m
-}
-
 // kindNames maps the rule tool names that stand for a whole kind.
 var kindRuleNames = map[string]Kind{
 	"Bash":      KindShell,
@@ -210,13 +207,3 @@ func kindFamily(rk, k Kind) bool {
 
 // isReadKind reports whether k reads files.
 func isReadKind(k Kind) bool { return k == KindRead || k == KindList || k == KindSearch }
-
-// BuiltinTools returns a copy of the built-in tool catalog: every tool name
-// toolgate knows without configuration, with how its input is read.
-func BuiltinTools() map[string]ToolInfo {
-	m := make(map[string]ToolInfo, len(builtinTools))
-	for k, v := range builtinTools {
-		m[k] = v
-	}
-	return m
-}

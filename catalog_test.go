@@ -40,7 +40,7 @@ func TestClaudeCatalog(t *testing.T) {
 			t.Errorf("alias %s is read as %+v, its tool %s as %+v", a, cat[a], c, cat[c])
 		}
 	}
-	want := map[string]toolgate.ToolInfo{
+	want := map[string]toolgate.ToolEntry{
 		"Skill":           {Kind: toolgate.KindGeneric, Field: "skill"},
 		"SlashCommand":    {Kind: toolgate.KindGeneric, Field: "command"},
 		"PowerShell":      {Kind: toolgate.KindGeneric, Field: "command"}, // never bash

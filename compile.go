@@ -477,8 +477,8 @@ func appendRule(b []byte, r RuleSpec) []byte {
 
 // toolCatalog returns the built-in catalog as layers (highest priority
 // first) extend it: entries for exact names, and the tool globs.
-func toolCatalog(ls []Layer) (map[string]ToolInfo, []toolOverride) {
-	tools := make(map[string]ToolInfo, len(builtinTools)+8)
+func toolCatalog(ls []Layer) (map[string]toolEntry, []toolOverride) {
+	tools := make(map[string]toolEntry, len(builtinTools)+8)
 	for k, v := range builtinTools {
 		tools[k] = v
 	}
@@ -491,7 +491,7 @@ func toolCatalog(ls []Layer) (map[string]ToolInfo, []toolOverride) {
 			}
 			info, ok := tools[t.Pattern]
 			if !ok {
-				info = defaultToolInfo(t.Pattern)
+				info = defaultToolEntry(t.Pattern)
 			}
 			tools[t.Pattern] = applyToolSpec(info, t)
 		}
@@ -499,14 +499,14 @@ func toolCatalog(ls []Layer) (map[string]ToolInfo, []toolOverride) {
 	return tools, globs
 }
 
-func defaultToolInfo(name string) ToolInfo {
+func defaultToolEntry(name string) toolEntry {
 	if strings.HasPrefix(name, "mcp__") {
-		return ToolInfo{Kind: KindMCP}
+		return toolEntry{Kind: KindMCP}
 	}
-	return ToolInfo{Kind: KindGeneric}
+	return toolEntry{Kind: KindGeneric}
 }
 
-func applyToolSpec(info ToolInfo, t ToolSpec) ToolInfo {
+func applyToolSpec(info toolEntry, t ToolSpec) toolEntry {
 	if t.Kind != nil {
 		info.Kind = *t.Kind
 		if t.Field == nil {
@@ -532,14 +532,14 @@ func applyToolSpec(info ToolInfo, t ToolSpec) ToolInfo {
 // lowercased form, looked up once per call.
 type knownTool struct {
 	lower string
-	info  ToolInfo
+	info  toolEntry
 }
 
 // toolReading is one way of reading a call's tool name: the catalog name
 // it stands for and that name's entry.
 type toolReading struct {
 	name string
-	info ToolInfo
+	info toolEntry
 }
 
 // resolveUnknownTool returns the catalog entry for a call's tool name that
@@ -549,8 +549,8 @@ type toolReading struct {
 // whose tool registry ignores case runs "BASH" as Bash, so deny and ask
 // rules must see the call as that kind; allow rules see the exact name only
 // (SPEC §1.1: allow matches tool names case-sensitively).
-func (c *Config) resolveUnknownTool(name, lower string) (ToolInfo, []toolReading) {
-	info := c.applyToolGlobs(name, defaultToolInfo(name))
+func (c *Config) resolveUnknownTool(name, lower string) (toolEntry, []toolReading) {
+	info := c.applyToolGlobs(name, defaultToolEntry(name))
 	names := c.foldNames[lower]
 	if len(names) == 0 && len(c.toolGlobs) == 0 {
 		return info, nil
@@ -571,7 +571,7 @@ func (c *Config) resolveUnknownTool(name, lower string) (ToolInfo, []toolReading
 		add(toolReading{n, c.toolInfo(n)})
 	}
 	if len(c.toolGlobs) > 0 {
-		fi, hit := defaultToolInfo(lower), false
+		fi, hit := defaultToolEntry(lower), false
 		for i := range c.toolGlobs {
 			if c.toolGlobs[i].fold.match(name) {
 				fi, hit = applyToolSpec(fi, c.toolGlobs[i].spec), true
@@ -585,17 +585,17 @@ func (c *Config) resolveUnknownTool(name, lower string) (ToolInfo, []toolReading
 }
 
 // toolInfo returns the catalog entry for a tool name.
-func (c *Config) toolInfo(name string) ToolInfo {
+func (c *Config) toolInfo(name string) toolEntry {
 	info, ok := c.tools[name]
 	if !ok {
-		info = defaultToolInfo(name)
+		info = defaultToolEntry(name)
 	}
 	return c.applyToolGlobs(name, info)
 }
 
 // applyToolGlobs applies the configuration's tool-glob entries that match
 // name to its catalog entry.
-func (c *Config) applyToolGlobs(name string, info ToolInfo) ToolInfo {
+func (c *Config) applyToolGlobs(name string, info toolEntry) toolEntry {
 	for i := range c.toolGlobs {
 		if c.toolGlobs[i].glob.match(name) {
 			info = applyToolSpec(info, c.toolGlobs[i].spec)
@@ -709,7 +709,7 @@ func (c *Config) compileRule(s RuleSpec, e Effect, l Layer) (*crule, *Diagnostic
 		// Legacy allow rules: literal names, a trailing * a prefix.
 		info, ok := c.tools[tool]
 		if !ok {
-			info = defaultToolInfo(tool)
+			info = defaultToolEntry(tool)
 		}
 		r.kind = info.Kind
 		if strings.Contains(tool, "*") {
@@ -767,7 +767,7 @@ func (c *Config) compileRule(s RuleSpec, e Effect, l Layer) (*crule, *Diagnostic
 			}
 		}
 		if !ok {
-			info = defaultToolInfo(tool)
+			info = defaultToolEntry(tool)
 		}
 		r.kind = info.Kind
 		r.name = tool
@@ -783,7 +783,7 @@ func (c *Config) compileRule(s RuleSpec, e Effect, l Layer) (*crule, *Diagnostic
 	}
 	spec := pr.Specifier
 	off := pr.SpecOffset()
-	info := ToolInfo{Kind: r.kind}
+	info := toolEntry{Kind: r.kind}
 	if !r.isKind && r.name != "" && r.mcpServer == "" {
 		info = c.toolInfo(tool)
 	}

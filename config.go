@@ -7,8 +7,9 @@ import (
 	"github.com/toolgate/toolgate/internal/pathmatch"
 )
 
-// Checker decides calls. [Config] and [Engine] implement it, and so does the
-// combination of a parent's and a sub-agent's checkers ([Delegate]).
+// Checker decides calls. [Config] and [Engine] implement it, and so do the
+// gate's combination of a parent's and a sub-agent's checkers and the
+// decision service's client.
 type Checker interface {
 	Decide(c Call) Decision
 }
@@ -34,7 +35,7 @@ type Config struct {
 
 	additionalDirs []string
 	protection     *pathmatch.Protection
-	tools          map[string]ToolInfo
+	tools          map[string]toolEntry
 	known          map[string]knownTool // every catalog name: its entry and lowercased name
 	foldNames      map[string][]string  // lowercased known name → the known names that fold to it
 	toolGlobs      []toolOverride

@@ -18,7 +18,7 @@ type callCtx struct {
 	call  Call
 	tool  string
 	lower string
-	info  ToolInfo
+	info  toolEntry
 	cwd   string
 	home  string
 	doc   *jsonin.Doc // &docv, or a document of its own

@@ -39,8 +39,7 @@ func (o Outcome) String() string {
 	return "invalid"
 }
 
-// ParseOutcome parses "allow", "ask", "deny" or "modify".
-func ParseOutcome(s string) (Outcome, error) {
+func parseOutcome(s string) (Outcome, error) {
 	switch s {
 	case "allow":
 		return Allow, nil
@@ -57,13 +56,18 @@ func ParseOutcome(s string) (Outcome, error) {
 // MarshalText implements encoding.TextMarshaler.
 func (o Outcome) MarshalText() ([]byte, error) { return []byte(o.String()), nil }
 
-// UnmarshalText implements encoding.TextUnmarshaler.
-func (o *Outcome) UnmarshalText(b []byte) error {
-	v, err := ParseOutcome(string(b))
+// UnmarshalText implements encoding.TextUnmarshaler: it reads "allow",
+// "ask", "deny" or "modify".
+func (o *Outcome) UnmarshalText(b []byte) error { return unmarshalWith(o, b, parseOutcome) }
+
+// unmarshalWith stores parse's reading of b in *v, or leaves *v alone and
+// returns parse's error.
+func unmarshalWith[T any](v *T, b []byte, parse func(string) (T, error)) error {
+	x, err := parse(string(b))
 	if err != nil {
 		return err
 	}
-	*o = v
+	*v = x
 	return nil
 }
 
@@ -222,8 +226,8 @@ func (d Decision) String() string {
 
 // Stricter returns the stricter of two decisions — deny > ask > modify >
 // allow, a on a tie — with the stricter side's reasons. It is the one way
-// two decisions are combined: a sub-agent's with its parent's ([Delegate]),
-// a host check's with the policy's (package gate).
+// two decisions are combined: a sub-agent's with its parent's and a host
+// check's with the policy's (both in package gate).
 //
 // A rewrite survives the combination: when the result allows or asks and
 // does not carry an input itself, the first side that rewrote the input

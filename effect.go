@@ -25,9 +25,14 @@ func (e Effect) String() string {
 	return "invalid"
 }
 
-// ParseEffect parses "allow", "deny" or "ask" ("interactive" is an alias of
-// ask).
-func ParseEffect(s string) (Effect, error) {
+// MarshalText implements encoding.TextMarshaler: allow, deny or ask.
+func (e Effect) MarshalText() ([]byte, error) { return []byte(e.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler: it reads "allow",
+// "deny" or "ask" ("interactive" is an alias of ask).
+func (e *Effect) UnmarshalText(b []byte) error { return unmarshalWith(e, b, parseEffect) }
+
+func parseEffect(s string) (Effect, error) {
 	switch s {
 	case "allow":
 		return EffectAllow, nil

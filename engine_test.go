@@ -251,52 +251,6 @@ func TestAskPromptAndSuggestions(t *testing.T) {
 	}
 }
 
-func TestPolicyFacade(t *testing.T) {
-	p := toolgate.NewPolicy().AllowRule("Bash(git status)").DenyRule("Bash(rm:*)").AskRule("Bash(git push:*)")
-	b, err := json.Marshal(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var back toolgate.Policy
-	if err := json.Unmarshal(b, &back); err != nil {
-		t.Fatal(err)
-	}
-	b2, _ := json.Marshal(&back)
-	if string(b) != string(b2) {
-		t.Fatalf("round trip: %s != %s", b, b2)
-	}
-	c, err := back.Compile(nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !c.IsAllowed(bash("git status")) || !c.IsDenied(bash("rm x")) || !c.RequiresConfirmation(bash("git push")) {
-		t.Fatal("facade predicates disagree with the rules")
-	}
-	m := c.MatchingRules(bash("git push && rm x"))
-	if len(m.Deny) != 1 || len(m.Ask) != 1 || len(m.Allow) != 0 {
-		t.Fatalf("matching rules = %+v", m)
-	}
-	if !c.DeclaresToolAccess("Bash") || c.DeclaresToolAccess("Read") {
-		t.Fatal("DeclaresToolAccess")
-	}
-	strict, _ := toolgate.NewPolicy().DenyRule("WebFetch").Compile(nil)
-	if strict.ExposeToModel("WebFetch") || !strict.ExposeToModel("Read") {
-		t.Fatal("ExposeToModel")
-	}
-}
-
-func TestDelegation(t *testing.T) {
-	parent := mustCompile(t, layer(toolgate.SourceProject, []string{"Bash", "Read"}, nil, nil))
-	child := mustCompile(t, layer(toolgate.SourceProject, []string{"Read"}, []string{"Bash(git push:*)"}, nil))
-	d := toolgate.Delegate(parent, child)
-	if got := d.Decide(bash("git push")); got.Outcome != toolgate.Deny {
-		t.Fatalf("child deny must win: %s", got)
-	}
-	if got := d.Decide(bash("make")); got.Outcome != toolgate.Ask {
-		t.Fatalf("stricter of allow (parent) and ask (child) is ask: %s", got)
-	}
-}
-
 func TestLegacyExactToolNames(t *testing.T) {
 	l := layer(toolgate.SourceUser, []string{"Bash", "read_*"}, nil, nil)
 	l.ExactToolNames = true

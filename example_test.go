@@ -34,26 +34,14 @@ func Example() {
 	// "make"                                 ask   default
 }
 
-func ExamplePolicy() {
-	p := toolgate.NewPolicy().AllowRule("Read").DenyRule("Read(./.env)")
-	cfg, err := p.Compile(nil)
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	call := func(file string) toolgate.Call {
-		in, _ := json.Marshal(map[string]string{"file_path": file})
-		return toolgate.Call{Tool: "Read", Input: in, Cwd: "/app"}
-	}
-	fmt.Println(cfg.IsAllowed(call("/app/main.go")), cfg.IsDenied(call("/app/.env")))
-	// Output: true true
-}
-
 // ExampleEngine shows session rules: a person's "always allow" becomes a
 // rule of the session layer, and removing it by its exact text leaves
 // similar rules alone.
 func ExampleEngine() {
-	cfg, err := toolgate.NewPolicy().DenyRule("Bash(rm:*)").Compile(nil)
+	cfg, err := toolgate.Compile([]toolgate.Layer{{
+		Source: toolgate.SourceProject,
+		Deny:   []toolgate.RuleSpec{{Text: "Bash(rm:*)"}},
+	}}, nil)
 	if err != nil {
 		fmt.Println(err)
 		return

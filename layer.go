@@ -33,9 +33,15 @@ func (s Source) String() string {
 	return "invalid"
 }
 
-// ParseSource parses a source name (session, managed, cli, local, project,
-// user; builtin is reserved for the built-in default policy).
-func ParseSource(s string) (Source, error) {
+// MarshalText implements encoding.TextMarshaler: the source's name.
+func (s Source) MarshalText() ([]byte, error) { return []byte(s.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler: it reads a source name
+// (session, managed, cli, local, project, user; builtin is reserved for the
+// built-in default policy and is refused).
+func (s *Source) UnmarshalText(b []byte) error { return unmarshalWith(s, b, parseSource) }
+
+func parseSource(s string) (Source, error) {
 	for i, n := range sourceNames {
 		if i > 0 && n == s && Source(i) != SourceBuiltin {
 			return Source(i), nil
@@ -96,8 +102,14 @@ func (p Precedence) String() string {
 	return "deny-allow-ask"
 }
 
-// ParsePrecedence parses "deny-allow-ask" or "deny-ask-allow".
-func ParsePrecedence(s string) (Precedence, error) {
+// MarshalText implements encoding.TextMarshaler.
+func (p Precedence) MarshalText() ([]byte, error) { return []byte(p.String()), nil }
+
+// UnmarshalText implements encoding.TextUnmarshaler: it reads
+// "deny-allow-ask" or "deny-ask-allow".
+func (p *Precedence) UnmarshalText(b []byte) error { return unmarshalWith(p, b, parsePrecedence) }
+
+func parsePrecedence(s string) (Precedence, error) {
 	switch s {
 	case "deny-allow-ask":
 		return DenyAllowAsk, nil

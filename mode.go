@@ -59,26 +59,32 @@ var modeNames = map[string]ModeName{
 	"interactive":        ModeDontAsk,
 }
 
-// ParseModeName parses a mode name or one of its accepted aliases
-// (case-sensitive). The seed's aliases deny and interactive both mean
-// dontAsk: ask becomes deny. Only the legacy seed-004 file format reads
-// mode deny as strict, and its loader says so.
-func ParseModeName(s string) (ModeName, error) {
+// UnmarshalText implements encoding.TextUnmarshaler: it reads a mode name
+// or one of its accepted aliases (case-sensitive). The seed's aliases deny
+// and interactive both mean dontAsk: ask becomes deny. Only the legacy
+// seed-004 file format reads mode deny as strict, and its loader says so.
+func (n *ModeName) UnmarshalText(b []byte) error { return unmarshalWith(n, b, parseModeName) }
+
+func parseModeName(s string) (ModeName, error) {
 	if n, ok := modeNames[s]; ok {
 		return n, nil
 	}
 	return "", fmt.Errorf("unknown mode %q (want default, acceptEdits, plan, dontAsk, bypassPermissions, strict or auto)", s)
 }
 
-// ParseMode parses a mode name, an alias, or the JSON object form of plan mode
-// ({"pre_plan_mode": MODE, "bypass_available": BOOL}, camelCase keys also
-// accepted; unknown keys are errors).
-func ParseMode(s string) (Mode, error) {
+// UnmarshalText implements encoding.TextUnmarshaler: it reads a mode name,
+// an alias (see [ModeName.UnmarshalText]), or the JSON object form of plan
+// mode ({"pre_plan_mode": MODE, "bypass_available": BOOL}, camelCase keys
+// also accepted; unknown keys are errors). Mode has no MarshalText: it
+// encodes as its fields.
+func (m *Mode) UnmarshalText(b []byte) error { return unmarshalWith(m, b, parseMode) }
+
+func parseMode(s string) (Mode, error) {
 	t := strings.TrimSpace(s)
 	if strings.HasPrefix(t, "{") {
 		return parsePlanObject([]byte(t))
 	}
-	n, err := ParseModeName(s)
+	n, err := parseModeName(s)
 	if err != nil {
 		return Mode{}, err
 	}
@@ -107,7 +113,7 @@ func parsePlanObject(b []byte) (Mode, error) {
 			if err := json.Unmarshal(v, &s); err != nil {
 				return Mode{}, fmt.Errorf("plan mode object: %s must be a string", k)
 			}
-			n, err := ParseModeName(s)
+			n, err := parseModeName(s)
 			if err != nil {
 				return Mode{}, fmt.Errorf("plan mode object: %v", err)
 			}

@@ -2,6 +2,19 @@ package toolgate
 
 import "strings"
 
+// Visibility answers which tools a model is shown. [Config] and [Engine]
+// implement it.
+//
+// For a top-level agent only ExposeToModel counts: a tool is listed when it
+// returns true. For a sub-agent (SPEC §8), a tool is listed when the
+// sub-agent's own Visibility declares access to it (DeclaresToolAccess) or
+// the parent lists it, and the sub-agent's own ExposeToModel does not hide
+// it (package gate's SubAgent).
+type Visibility interface {
+	ExposeToModel(tool string) bool
+	DeclaresToolAccess(tool string) bool
+}
+
 // toolCtx builds a minimal call context for questions about a tool name.
 func (c *Config) toolCtx(tool string) *callCtx {
 	cc := &callCtx{c: c, call: Call{Tool: tool}, tool: tool, lower: strings.ToLower(tool), mode: c.mode}

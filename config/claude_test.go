@@ -68,7 +68,8 @@ func TestClaudeSettingsFiles(t *testing.T) {
 					t.Fatalf("%s.cases:%d: malformed", name, i+1)
 				}
 				want, ruleText, _ := strings.Cut(rhs, " ")
-				o, err := toolgate.ParseOutcome(want)
+				var o toolgate.Outcome
+				err := o.UnmarshalText([]byte(want))
 				if err != nil {
 					t.Fatalf("%s.cases:%d: %v", name, i+1, err)
 				}

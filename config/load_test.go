@@ -77,7 +77,8 @@ func TestLoad(t *testing.T) {
 						k, v, _ := strings.Cut(opt[1:], "=")
 						switch k {
 						case "mode":
-							m, err := toolgate.ParseMode(v)
+							var m toolgate.Mode
+							err := m.UnmarshalText([]byte(v))
 							if err != nil {
 								t.Fatal(err)
 							}

@@ -46,8 +46,9 @@ func TestModeAliasDeny(t *testing.T) {
 			}
 		})
 	}
-	if m, err := toolgate.ParseMode("deny"); err != nil || m.Name != toolgate.ModeDontAsk {
-		t.Fatalf("ParseMode(deny) = %v, %v; want dontAsk", m, err)
+	var m toolgate.Mode
+	if err := m.UnmarshalText([]byte("deny")); err != nil || m.Name != toolgate.ModeDontAsk {
+		t.Fatalf("reading mode deny = %v, %v; want dontAsk", m, err)
 	}
 }
 

@@ -112,11 +112,12 @@ func (c *checker) layersList(e *entry) []toolgate.Layer {
 			continue
 		}
 		src := c.file.Source
+		var s toolgate.Source
 		if se := it.get("source"); se == nil {
 			c.errf(it.pos, "value", "%s has no source (one of session, managed, cli, local, project, user)", name)
 		} else if se.value.kind != kindString {
 			c.typeErr(se.value, name+".source", "a string")
-		} else if s, err := toolgate.ParseSource(se.value.text); err != nil {
+		} else if err := s.UnmarshalText([]byte(se.value.text)); err != nil {
 			c.errf(se.value.pos, "value", "%s.source: %v", name, err)
 		} else if s != src && !c.opts.trusted {
 			c.distrust(se.value.pos, fmt.Sprintf("the claim of %s to source %q (it counts as part of the file's own layer)", name, s))
@@ -337,7 +338,8 @@ func (c *checker) precedence(e *entry, name string) (toolgate.Precedence, bool) 
 	if !ok {
 		return 0, false
 	}
-	p, err := toolgate.ParsePrecedence(s)
+	var p toolgate.Precedence
+	err := p.UnmarshalText([]byte(s))
 	if err != nil {
 		c.errf(e.value.pos, "value", "%s: %v", name, err)
 		return 0, false
@@ -395,7 +397,8 @@ func (c *checker) defaultOutcome(e *entry, name string, beneath toolgate.Outcome
 func (c *checker) mode(v *node, name string) (toolgate.Mode, bool) {
 	switch v.kind {
 	case kindString:
-		n, err := toolgate.ParseModeName(v.text)
+		var n toolgate.ModeName
+		err := n.UnmarshalText([]byte(v.text))
 		if err != nil {
 			c.errf(v.pos, "value", "%s: %v", name, err)
 			return toolgate.Mode{}, false
@@ -419,7 +422,8 @@ func (c *checker) mode(v *node, name string) (toolgate.Mode, bool) {
 					ok = false
 					continue
 				}
-				n, err := toolgate.ParseModeName(s)
+				var n toolgate.ModeName
+				err := n.UnmarshalText([]byte(s))
 				if err != nil {
 					c.errf(e.value.pos, "value", "%s.%s: %v", name, e.key, err)
 					ok = false
@@ -472,7 +476,8 @@ func (c *checker) modeTrusted(pos toolgate.Position, m toolgate.Mode, name strin
 func (c *checker) modeNames(e *entry, name string) []toolgate.ModeName {
 	var out []toolgate.ModeName
 	for _, s := range c.strings(e, name) {
-		n, err := toolgate.ParseModeName(s.text)
+		var n toolgate.ModeName
+		err := n.UnmarshalText([]byte(s.text))
 		if err != nil {
 			c.errf(s.pos, "value", "%s: %v", name, err)
 			continue
@@ -575,7 +580,8 @@ func (c *checker) tools(e *entry, name string) []toolgate.ToolSpec {
 			switch f.key {
 			case "kind":
 				if s, ok := c.str(f, fname); ok {
-					k, err := toolgate.ParseKind(s)
+					var k toolgate.Kind
+					err := k.UnmarshalText([]byte(s))
 					if err != nil {
 						c.errf(f.value.pos, "value", "%s: %v", fname, err)
 						continue
@@ -866,7 +872,8 @@ func (c *checker) example(n *node, name string, withExpect, not bool) {
 				continue
 			}
 			if s, sok := c.str(f, fname); sok {
-				o, err := toolgate.ParseOutcome(s)
+				var o toolgate.Outcome
+				err := o.UnmarshalText([]byte(s))
 				if err != nil {
 					c.errf(f.value.pos, "value", "%s: %v", fname, err)
 					ok = false

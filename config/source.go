@@ -78,7 +78,8 @@ func LayerRoot(p string) string {
 // managed, cli, local, project, user); explicit reports whether it was.
 func ParseConfigArg(arg string) (src toolgate.Source, file string, explicit bool) {
 	if i := strings.IndexByte(arg, '='); i > 0 {
-		if s, err := toolgate.ParseSource(arg[:i]); err == nil {
+		var s toolgate.Source
+		if s.UnmarshalText([]byte(arg[:i])) == nil {
 			return s, arg[i+1:], true
 		}
 	}

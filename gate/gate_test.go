@@ -755,6 +755,38 @@ func TestWrapMiddleware(t *testing.T) {
 
 // --- delegation ---
 
+// TestDelegateCompiled checks the delegation with compiled policies: the
+// child's deny wins over the parent's allow, and the stricter of allow and
+// ask is ask.
+func TestDelegateCompiled(t *testing.T) {
+	compile := func(allow, deny []string) *toolgate.Config {
+		t.Helper()
+		l := toolgate.Layer{Source: toolgate.SourceProject}
+		for _, r := range allow {
+			l.Allow = append(l.Allow, toolgate.RuleSpec{Text: r})
+		}
+		for _, r := range deny {
+			l.Deny = append(l.Deny, toolgate.RuleSpec{Text: r})
+		}
+		c, err := toolgate.Compile([]toolgate.Layer{l}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	d := delegation{compile([]string{"Bash", "Read"}, nil), compile([]string{"Read"}, []string{"Bash(git push:*)"})}
+	bash := func(cmd string) toolgate.Call {
+		in, _ := json.Marshal(map[string]string{"command": cmd})
+		return toolgate.Call{Tool: "Bash", Input: in, Cwd: "/p"}
+	}
+	if got := d.Decide(bash("git push")); got.Outcome != toolgate.Deny {
+		t.Fatalf("child deny must win: %s", got)
+	}
+	if got := d.Decide(bash("make")); got.Outcome != toolgate.Ask {
+		t.Fatalf("stricter of allow (parent) and ask (child) is ask: %s", got)
+	}
+}
+
 func TestDelegateChecker(t *testing.T) {
 	for _, tc := range []struct {
 		parent, sub toolgate.Decision
@@ -768,20 +800,20 @@ func TestDelegateChecker(t *testing.T) {
 		{modify(`{"text":"x"}`), allow, toolgate.Modify},
 		{allow, toolgate.Decision{}, toolgate.Deny},
 	} {
-		d := toolgate.Delegate(fixed(tc.parent), fixed(tc.sub)).Decide(toolgate.Call{Tool: "Echo"})
+		d := delegation{fixed(tc.parent), fixed(tc.sub)}.Decide(toolgate.Call{Tool: "Echo"})
 		if d.Outcome != tc.want {
 			t.Errorf("parent %v sub %v: got %v", tc.parent.Outcome, tc.sub.Outcome, d.Outcome)
 		}
 	}
 	// The stricter side's reasons are given.
-	d := toolgate.Delegate(fixed(allow), fixed(denyRule)).Decide(toolgate.Call{})
+	d := delegation{fixed(allow), fixed(denyRule)}.Decide(toolgate.Call{})
 	if d.Reason().Rule != "Echo(text:rm*)" {
 		t.Errorf("reasons %+v", d.Reasons)
 	}
-	if toolgate.Delegate(nil, fixed(allow)).Decide(toolgate.Call{}).Outcome != toolgate.Deny {
+	if (delegation{nil, fixed(allow)}).Decide(toolgate.Call{}).Outcome != toolgate.Deny {
 		t.Error("nil parent allowed")
 	}
-	if toolgate.Delegate(fixed(allow), nil).Decide(toolgate.Call{}).Outcome != toolgate.Deny {
+	if (delegation{fixed(allow), nil}).Decide(toolgate.Call{}).Outcome != toolgate.Deny {
 		t.Error("nil sub allowed")
 	}
 	// A sub-agent gate without a policy of its own has the parent's checks.

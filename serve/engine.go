@@ -302,7 +302,8 @@ type SessionRule struct {
 
 // checkSessionRule reports whether r is a well-formed session rule.
 func checkSessionRule(r SessionRule) error {
-	eff, err := toolgate.ParseEffect(r.Effect)
+	var eff toolgate.Effect
+	err := eff.UnmarshalText([]byte(r.Effect))
 	if err != nil || (eff != toolgate.EffectAllow && eff != toolgate.EffectDeny && eff != toolgate.EffectAsk) {
 		return fmt.Errorf("effect must be allow, deny or ask, not %q", r.Effect)
 	}
@@ -412,7 +413,8 @@ func buildEngine(p *policy, lists ...[]SessionRule) (*toolgate.Engine, error) {
 	e := toolgate.NewEngine(p.cfg)
 	for _, list := range lists {
 		for _, r := range list {
-			eff, err := toolgate.ParseEffect(r.Effect)
+			var eff toolgate.Effect
+			err := eff.UnmarshalText([]byte(r.Effect))
 			if err != nil {
 				return nil, err
 			}
@@ -472,7 +474,8 @@ func requestJSON(c Call) ([]byte, error) {
 
 // decisionOf turns a response back into a decision.
 func decisionOf(r response) (Decision, error) {
-	o, err := toolgate.ParseOutcome(r.Decision)
+	var o toolgate.Outcome
+	err := o.UnmarshalText([]byte(r.Decision))
 	if err != nil {
 		return Decision{}, fmt.Errorf("unknown decision %q", r.Decision)
 	}

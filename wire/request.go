@@ -118,7 +118,8 @@ func RequestFromValue(root jsonin.Value, def Defaults) (toolgate.Call, *RequestE
 				rerr = badRequest("request field \"mode\" must be a mode name or a plan object, not %s", v.Kind())
 				return false
 			}
-			m, err := toolgate.ParseMode(text)
+			var m toolgate.Mode
+			err := m.UnmarshalText([]byte(text))
 			if err != nil {
 				rerr = badRequest("request field \"mode\": %v", err)
 				break

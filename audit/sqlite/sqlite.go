@@ -446,7 +446,9 @@ func query(ctx context.Context, db *sql.DB, f Filter) ([]audit.Event, error) {
 		}
 		e.Time = time.Unix(0, timeNS).UTC()
 		e.EvalTime, e.Latency = time.Duration(evalNS), time.Duration(latencyNS)
-		e.Outcome, _ = toolgate.ParseOutcome(outcome) // unknown text reads as Invalid (deny)
+		if e.Outcome.UnmarshalText([]byte(outcome)) != nil {
+			e.Outcome = toolgate.Invalid // unknown text reads as Invalid (deny)
+		}
 		if input.Valid {
 			e.Input = json.RawMessage(input.String)
 		}

@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/audit"
 	"github.com/toolgate/toolgate/audit/sqlite"
 	"github.com/toolgate/toolgate/config"
@@ -64,7 +63,7 @@ func (c *cli) audit(args []string) int {
 		return exitUsage
 	}
 	if *outcome != "" {
-		if f.Outcome, err = toolgate.ParseOutcome(*outcome); err != nil {
+		if err := f.Outcome.UnmarshalText([]byte(*outcome)); err != nil {
 			c.errorf("audit: --outcome: %v", err)
 			return exitUsage
 		}

@@ -77,7 +77,8 @@ func (c *cli) resolveEnv(p *policyFlags) (env, error) {
 	}
 	e.ucd = config.UserConfigDir(c.getenv, e.home)
 	if p.mode != "" {
-		m, err := toolgate.ParseMode(p.mode)
+		var m toolgate.Mode
+		err := m.UnmarshalText([]byte(p.mode))
 		if err != nil {
 			return e, fmt.Errorf("--mode: %v", err)
 		}

@@ -501,7 +501,8 @@ func readCase(n *yaml.Node, i int, dir string, pos func(*yaml.Node) toolgate.Pos
 				tc.expectNot = true
 				s = strings.TrimSpace(strings.TrimPrefix(strings.TrimPrefix(s, "!"), "not "))
 			}
-			o, err := toolgate.ParseOutcome(s)
+			var o toolgate.Outcome
+			err := o.UnmarshalText([]byte(s))
 			if err != nil {
 				fail(v, "expect: %v", err)
 			}
@@ -571,7 +572,8 @@ func yamlMode(v *yaml.Node) (*toolgate.Mode, error) {
 	default:
 		return nil, errors.New("want a mode name or a plan object")
 	}
-	m, err := toolgate.ParseMode(text)
+	var m toolgate.Mode
+	err := m.UnmarshalText([]byte(text))
 	if err != nil {
 		return nil, err
 	}
