@@ -52,7 +52,7 @@ func (s *Server) approvalFor(ctx context.Context, id Identity, c Call, d Decisio
 		return denyWith(d, kindInvalid, "the call cannot be identified for an approval: "+err.Error()), nil, entry
 	}
 	entry.Digest = digest
-	key := store.Key{Digest: digest, Agent: c.Agent, Session: c.Session, Caller: id.Name}
+	key := store.Key{Digest: digest, Agent: c.Agent, Session: c.Session, Caller: id.Name, Server: c.Server}
 	now := s.now()
 	if v, ok := s.asks.Load(key); ok {
 		p := v.(pendingAsk)
@@ -85,13 +85,22 @@ func (s *Server) approvalFor(ctx context.Context, id Identity, c Call, d Decisio
 	}
 	if err == nil && !found {
 		a = store.Approval{ID: store.NewID(), Digest: digest, Tool: c.Tool, Input: inputText(c), Cwd: c.Cwd,
-			Agent: c.Agent, Session: c.Session, Caller: id.Name, Revision: rev, Prompt: d.Prompt,
+			Agent: c.Agent, Session: c.Session, Caller: id.Name, Server: c.Server, Revision: rev, Prompt: d.Prompt,
 			Suggestions: d.Suggestions, Created: now, Expires: now.Add(s.opts.ApprovalTTL), State: store.Pending}
-		err = s.store.CreateApproval(ctx, a)
+		// The webhook delivery is recorded with the approval, so that the
+		// request is announced even if this replica stops right after.
+		dl, announce := s.newDelivery(a)
+		if announce {
+			err = s.store.CreateApproval(ctx, a, dl)
+		} else {
+			err = s.store.CreateApproval(ctx, a)
+		}
 		if err == nil {
 			s.m.created.Inc()
 			s.m.pending.Add(1)
-			s.notifyWebhook(a)
+			if announce {
+				s.queueDelivery(dl)
+			}
 		}
 	}
 	if err != nil {

@@ -29,7 +29,12 @@ type metrics struct {
 	// by result (one delivery makes one or more attempts).
 	webhookAttempts   prometheus.Counter
 	webhookDeliveries *prometheus.CounterVec
-	pending           atomic.Int64
+	// webhookResumed counts deliveries taken up from the store.
+	webhookResumed prometheus.Counter
+	pending        atomic.Int64
+	// deliveriesPending is the number of stored pending deliveries, every
+	// replica's, as of the last sweep.
+	deliveriesPending atomic.Int64
 }
 
 func newMetrics() *metrics {
@@ -50,18 +55,24 @@ func newMetrics() *metrics {
 	m.consumed = prometheus.NewCounter(prometheus.CounterOpts{Name: "toolgate_approvals_used_total", Help: "Approved calls that ran."})
 	m.logErrors = prometheus.NewCounter(prometheus.CounterOpts{Name: "toolgate_decision_log_errors_total", Help: "Decision log entries that could not be written."})
 	m.pruned = prometheus.NewCounter(prometheus.CounterOpts{Name: "toolgate_decision_log_pruned_total", Help: "Decision log entries deleted by the retention window."})
-	m.webhookErrors = prometheus.NewCounter(prometheus.CounterOpts{Name: "toolgate_webhook_errors_total", Help: "Webhook deliveries that failed or were dropped."})
+	m.webhookErrors = prometheus.NewCounter(prometheus.CounterOpts{Name: "toolgate_webhook_errors_total", Help: "Webhook deliveries that failed: rejected, exhausted, or no request could be built."})
 	m.webhookAttempts = prometheus.NewCounter(prometheus.CounterOpts{Name: "toolgate_webhook_attempts_total", Help: "Webhook requests sent, retries included."})
 	m.webhookDeliveries = prometheus.NewCounterVec(prometheus.CounterOpts{Name: "toolgate_webhook_deliveries_total",
-		Help: "Webhook deliveries by result: delivered, rejected (an answer not retried), exhausted (out of attempts or time), dropped (queue full), shutdown, failed."},
+		Help: "Webhook deliveries ended on this replica, by result: delivered, rejected (an answer not retried), exhausted (out of attempts or time), obsolete (not sent: the approval was answered, expired or deleted first), shutdown (left pending in the store), failed (no request could be built)."},
 		[]string{"result"})
+	m.webhookResumed = prometheus.NewCounter(prometheus.CounterOpts{Name: "toolgate_webhook_deliveries_resumed_total",
+		Help: "Pending webhook deliveries this replica took up from the store: left by a restart, a replica that stopped, or a full queue."})
 	for _, r := range deliveryResults {
 		m.webhookDeliveries.WithLabelValues(r) // every result shows, at 0 until it happens
 	}
 	pending := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "toolgate_approvals_pending", Help: "Approvals waiting for an answer (as of the last sweep)."},
 		func() float64 { return float64(m.pending.Load()) })
+	deliveriesPending := prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: "toolgate_webhook_deliveries_pending",
+		Help: "Webhook deliveries in the store not yet delivered or given up, every replica's (as of the last sweep)."},
+		func() float64 { return float64(m.deliveriesPending.Load()) })
 	m.reg.MustRegister(m.decisions, m.latency, m.reloads, m.reloadFailures, m.policyOK, m.created, m.answered,
-		m.expired, m.consumed, m.logErrors, m.pruned, m.webhookErrors, m.webhookAttempts, m.webhookDeliveries, pending,
+		m.expired, m.consumed, m.logErrors, m.pruned, m.webhookErrors, m.webhookAttempts, m.webhookDeliveries,
+		m.webhookResumed, pending, deliveriesPending,
 		collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 	return m
 }

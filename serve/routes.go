@@ -38,6 +38,7 @@ func (s *Server) routes() {
 	mux.Handle("GET /v1/approvals/{id}", s.auth(s.handleGetApproval, false, RoleAgent, RoleApprover, RoleAdmin))
 	mux.Handle("POST /v1/approvals/{id}/approve", api(s.handleApprove, RoleApprover, RoleAdmin))
 	mux.Handle("POST /v1/approvals/{id}/deny", api(s.handleDeny, RoleApprover, RoleAdmin))
+	mux.Handle("GET /v1/webhooks/deliveries", api(s.handleDeliveries, RoleAdmin))
 	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) { writeJSON(w, 200, map[string]string{"status": "ok"}) })
 	mux.HandleFunc("GET /readyz", s.handleReady)
 	mux.Handle("GET /metrics", s.m.handler())
@@ -381,7 +382,7 @@ func (s *Server) answer(ctx context.Context, id Identity, apID string, approve b
 	s.m.answered.WithLabelValues(answer).Inc()
 	s.m.pending.Add(-1)
 	s.logEntry(store.Entry{Time: now, Event: "answer", Caller: a.Caller, Agent: a.Agent, Session: a.Session,
-		Tool: a.Tool, Digest: a.Digest, Outcome: outcome, Kind: "approval", Revision: a.Revision, Approval: a.ID,
+		Tool: a.Tool, Server: a.Server, Digest: a.Digest, Outcome: outcome, Kind: "approval", Revision: a.Revision, Approval: a.ID,
 		Approver: id.Name, Message: answer + ": " + note})
 	s.log.Info("approval answered", "id", a.ID, "answer", answer, "approver", id.Name, "tool", a.Tool)
 	if len(sessionRules) > 0 {

@@ -2,6 +2,7 @@ package serve
 
 import (
 	"context"
+	"crypto/rand"
 	"crypto/tls"
 	"encoding/json"
 	"errors"
@@ -84,7 +85,9 @@ type Server struct {
 
 	logq    chan store.Entry
 	logDone chan struct{}
-	hooks   chan delivery
+	hooks   chan store.Delivery
+	// replica names this server as the holder of webhook deliveries.
+	replica string
 	bg      sync.WaitGroup
 	closed  atomic.Bool
 	closeMu sync.Mutex
@@ -131,7 +134,7 @@ func New(ctx context.Context, options *Options) (*Server, error) {
 	opts.Webhook = wh
 	s := &Server{opts: opts, log: opts.Logger, store: opts.Store, m: newMetrics(), now: opts.Now,
 		stamps: map[string]fileStamp{}, logq: make(chan store.Entry, 8192), logDone: make(chan struct{}),
-		hooks: make(chan delivery, 256)}
+		hooks: make(chan store.Delivery, 256), replica: "rp_" + strings.ToLower(rand.Text())}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
@@ -390,11 +393,21 @@ func (s *Server) sweepOnce(ctx context.Context) {
 	for _, a := range exp {
 		s.m.expired.Inc()
 		s.logEntry(store.Entry{Time: s.now(), Event: "expire", Caller: a.Caller, Agent: a.Agent, Session: a.Session,
-			Tool: a.Tool, Digest: a.Digest, Outcome: outcomeDeny, Kind: "approval", Revision: a.Revision, Approval: a.ID,
+			Tool: a.Tool, Server: a.Server, Digest: a.Digest, Outcome: outcomeDeny, Kind: "approval", Revision: a.Revision, Approval: a.ID,
 			Message: fmt.Sprintf("approval %s expired (%s)", a.ID, a.State)})
 	}
 	if n, err := s.store.Count(ctx, store.Pending); err == nil {
 		s.m.pending.Store(int64(n))
+	}
+	if n, err := s.store.ExpireDeliveries(ctx, s.now()); err != nil {
+		if ctx.Err() == nil {
+			s.log.Warn("expiring webhook deliveries", "err", err)
+		}
+	} else if n > 0 {
+		s.log.Warn("webhook deliveries failed: not delivered before their approvals expired", "count", n)
+	}
+	if n, err := s.store.CountDeliveries(ctx, store.DeliveryPending); err == nil {
+		s.m.deliveriesPending.Store(int64(n))
 	}
 }
 

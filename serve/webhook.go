@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"crypto/hmac"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -25,13 +24,18 @@ import (
 
 // Webhook says where new approval requests are announced, and how.
 //
-// Deliveries are queued, so a slow or failing receiver never holds up a
-// decision. A delivery that fails with a network error, a 5xx or a 429 is
-// retried with capped exponential backoff and jitter (a Retry-After header
-// is honoured when it fits the delivery's time limit); any other answer
-// but 2xx — another 4xx, a redirect — is final. A delivery makes at most 5
-// attempts within 2 minutes; one that still fails is logged and counted
-// (toolgate_webhook_deliveries_total).
+// Deliveries are recorded in the store with the approval they announce and
+// sent in the background, so a slow or failing receiver never holds up a
+// decision, and a delivery pending at a restart (or on a replica that
+// died) is sent afterwards. A delivery that fails with a network error, a
+// 5xx or a 429 is retried with capped exponential backoff and jitter (a
+// Retry-After header is honoured when it fits the delivery's time limit);
+// any other answer but 2xx — another 4xx, a redirect — is final. A
+// delivery makes at most 5 attempts in all, across restarts, each replica
+// that takes it on having 2 minutes for its share; a delivery whose
+// approval was answered or expired is not sent. A delivery that still
+// fails is logged, counted (toolgate_webhook_deliveries_total) and kept as
+// failed.
 type Webhook struct {
 	// URL receives a POST for every new approval request; "" = none.
 	URL string
@@ -73,23 +77,28 @@ type retryPolicy struct {
 	total    time.Duration // the delivery's whole time, waits included (default 2m)
 	// sleep waits d or until ctx is done (default: a timer).
 	sleep func(ctx context.Context, d time.Duration) error
+	// poll is how often the store is asked for due deliveries no one
+	// holds (default 5s); lease how long a replica holds a delivery
+	// beyond its next attempt (default the attempt timeout + 30s).
+	poll, lease time.Duration
 }
 
 // webhookWorkers deliver concurrently, so that one delivery waiting to be
 // retried does not hold up the next.
 const webhookWorkers = 4
 
-// Results of a delivery, the label values of toolgate_webhook_deliveries_total.
+// Results of a delivery on one replica, the label values of
+// toolgate_webhook_deliveries_total.
 const (
 	deliveryDelivered = "delivered" // a 2xx answer
 	deliveryRejected  = "rejected"  // an answer that is not retried (4xx but 429, 3xx)
 	deliveryExhausted = "exhausted" // out of attempts or time
-	deliveryDropped   = "dropped"   // the queue was full
-	deliveryShutdown  = "shutdown"  // abandoned at shutdown
+	deliveryObsolete  = "obsolete"  // not sent: the approval was answered, expired or deleted first
+	deliveryShutdown  = "shutdown"  // left pending in the store at shutdown
 	deliveryFailed    = "failed"    // the request could not be built
 )
 
-var deliveryResults = []string{deliveryDelivered, deliveryRejected, deliveryExhausted, deliveryDropped, deliveryShutdown, deliveryFailed}
+var deliveryResults = []string{deliveryDelivered, deliveryRejected, deliveryExhausted, deliveryObsolete, deliveryShutdown, deliveryFailed}
 
 // prepare checks wh and fills in its defaults.
 func (wh Webhook) prepare() (Webhook, error) {
@@ -127,6 +136,12 @@ func (wh Webhook) prepare() (Webhook, error) {
 	}
 	if p.sleep == nil {
 		p.sleep = sleepCtx
+	}
+	if p.poll <= 0 {
+		p.poll = 5 * time.Second
+	}
+	if p.lease <= 0 {
+		p.lease = wh.Timeout + 30*time.Second
 	}
 	return wh, nil
 }
@@ -183,42 +198,66 @@ type webhookEvent struct {
 	URL      string         `json:"url,omitempty"`
 }
 
-// delivery is one event to announce.
-type delivery struct {
-	id string // the same in every attempt
-	a  store.Approval
+// eventRequested is the event of a delivery announcing a new approval
+// request.
+const eventRequested = "approval.requested"
+
+// newDelivery is the delivery announcing a new approval request, held by
+// this replica, to be recorded with the approval; ok is false when there
+// is no webhook or the body cannot be built.
+func (s *Server) newDelivery(a store.Approval) (d store.Delivery, ok bool) {
+	wh := s.opts.Webhook
+	if wh.URL == "" {
+		return d, false
+	}
+	id := store.NewDeliveryID()
+	var body any = webhookEvent{Type: eventRequested, Delivery: id, Approval: a, URL: s.approvalURL(a.ID)}
+	if wh.Slack {
+		body = map[string]string{"text": slackText(a, s.approvalURL(a.ID))}
+	}
+	b, err := json.Marshal(body)
+	if err != nil {
+		s.countDelivery(deliveryFailed)
+		s.log.Error("webhook body", "approval", a.ID, "err", err)
+		return d, false
+	}
+	now := s.now()
+	return store.Delivery{ID: id, Approval: a.ID, Event: eventRequested, URL: wh.URL, Body: string(b),
+		State: store.DeliveryPending, Created: now, Next: now, Expires: a.Expires,
+		Owner: s.replica, LeaseUntil: now.Add(wh.retry.lease)}, true
 }
 
-// notifyWebhook queues a delivery; when the queue is full it is dropped
-// (and counted): a slow receiver never holds up decisions.
-func (s *Server) notifyWebhook(a store.Approval) {
-	if s.opts.Webhook.URL == "" {
-		return
-	}
-	d := delivery{id: "dl_" + strings.ToLower(rand.Text()), a: a}
+// queueDelivery hands a recorded delivery this replica holds to the
+// workers. When the queue is full the delivery is let go in the store,
+// where the next claim (of any replica) takes it up: a slow receiver never
+// holds up decisions, and nothing is lost.
+func (s *Server) queueDelivery(d store.Delivery) {
 	select {
 	case s.hooks <- d:
 	default:
-		s.countDelivery(deliveryDropped)
-		s.log.Warn("webhook queue full; delivery dropped", "approval", a.ID, "delivery", d.id)
+		s.log.Warn("webhook queue full; the delivery waits in the store", "approval", d.Approval, "delivery", d.ID)
+		s.release(context.Background(), d)
 	}
 }
 
 func (s *Server) countDelivery(result string) {
 	s.m.webhookDeliveries.WithLabelValues(result).Inc()
 	switch result {
-	case deliveryRejected, deliveryExhausted, deliveryDropped, deliveryFailed:
+	case deliveryRejected, deliveryExhausted, deliveryFailed:
 		s.m.webhookErrors.Inc()
 	}
 }
 
-// deliverWebhooks sends queued deliveries until ctx is done; what is still
-// queued then is counted as abandoned.
+// deliverWebhooks sends deliveries until ctx is done: those this replica
+// queued as it recorded them, and those it claims from the store — due
+// and held by no one: left pending by a restart, a replica that died, or
+// a full queue. What is still queued at the end is let go in the store.
 func (s *Server) deliverWebhooks(ctx context.Context) {
 	wh := s.opts.Webhook
 	if wh.URL == "" {
 		return
 	}
+	s.log.Info("delivering webhooks", "replica", s.replica)
 	var wg sync.WaitGroup
 	for range webhookWorkers {
 		wg.Go(func() {
@@ -232,76 +271,266 @@ func (s *Server) deliverWebhooks(ctx context.Context) {
 			}
 		})
 	}
+	wg.Go(func() {
+		t := time.NewTicker(wh.retry.poll)
+		defer t.Stop()
+		for {
+			s.claimDue(ctx, wh)
+			select {
+			case <-ctx.Done():
+				return
+			case <-t.C:
+			}
+		}
+	})
 	wg.Wait()
 	for n := 0; ; n++ {
 		select {
-		case <-s.hooks:
+		case d := <-s.hooks:
 			s.countDelivery(deliveryShutdown)
+			s.release(ctx, d)
 		default:
 			if n > 0 {
-				s.log.Warn("shutting down: webhook deliveries not sent", "count", n)
+				s.log.Warn("shutting down: webhook deliveries left pending in the store", "count", n)
 			}
 			return
 		}
 	}
 }
 
-// deliver sends one delivery, retrying as the policy allows, and counts
-// and logs its result.
-func (s *Server) deliver(ctx context.Context, wh Webhook, d delivery) {
-	var body any = webhookEvent{Type: "approval.requested", Delivery: d.id, Approval: d.a, URL: s.approvalURL(d.a.ID)}
-	if wh.Slack {
-		body = map[string]string{"text": slackText(d.a, s.approvalURL(d.a.ID))}
+// claimDue claims as many due deliveries as the queue has room for and
+// queues them.
+func (s *Server) claimDue(ctx context.Context, wh Webhook) {
+	free := min(cap(s.hooks)-len(s.hooks), 16)
+	if free <= 0 {
+		return
 	}
-	b, err := json.Marshal(body)
+	now := s.now()
+	ds, err := s.store.ClaimDeliveries(ctx, store.Claim{URL: wh.URL, Owner: s.replica, Now: now,
+		Until: now.Add(wh.retry.lease), Limit: free})
 	if err != nil {
-		s.countDelivery(deliveryFailed)
-		s.log.Error("webhook body", "approval", d.a.ID, "err", err)
+		if ctx.Err() == nil {
+			s.log.Warn("claiming webhook deliveries", "err", err)
+		}
 		return
 	}
-	result, attempts, err := s.send(ctx, wh, d.id, b)
-	s.countDelivery(result)
-	if result == deliveryDelivered {
-		s.log.Debug("webhook delivered", "approval", d.a.ID, "delivery", d.id, "attempts", attempts)
-		return
+	for _, d := range ds {
+		s.m.webhookResumed.Inc()
+		s.log.Info("resuming a webhook delivery", "approval", d.Approval, "delivery", d.ID, "attempts", d.Attempts)
+		s.queueDelivery(d)
 	}
-	s.log.Warn("webhook delivery failed", "result", result, "approval", d.a.ID, "delivery", d.id, "attempts", attempts, "err", err)
 }
 
-// send posts body until it is delivered, refused, out of attempts or time,
-// or ctx is done, and returns the result, the number of attempts made and
-// the last error.
-func (s *Server) send(ctx context.Context, wh Webhook, id string, body []byte) (string, int, error) {
+// save writes d's progress, even while shutting down (with a bound of its
+// own). ok is false when d is no longer this replica's to write.
+func (s *Server) save(ctx context.Context, d store.Delivery) (bool, error) {
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 5*time.Second)
+	defer cancel()
+	return s.store.SaveDelivery(ctx, d)
+}
+
+// release lets go of a pending delivery this replica holds, so that the
+// next claim takes it up at its next attempt time.
+func (s *Server) release(ctx context.Context, d store.Delivery) {
+	d.LeaseUntil = time.Time{}
+	if _, err := s.save(ctx, d); err != nil {
+		s.log.Warn("releasing a webhook delivery; it is taken up when its lease ends", "delivery", d.ID, "err", err)
+	}
+}
+
+// leaseMargin is how much of a lease must be left, beyond one attempt's
+// timeout, for an attempt to start without renewing it.
+const leaseMargin = 5 * time.Second
+
+// deliver sends one delivery this replica holds, retrying as the policy
+// allows, recording every attempt in the store, and counts and logs its
+// result. The attempts count across restarts and replicas; the time limit
+// runs from when this replica took the delivery on.
+func (s *Server) deliver(ctx context.Context, wh Webhook, d store.Delivery) {
 	p := wh.retry
 	deadline := time.Now().Add(p.total)
-	for n := 1; ; n++ {
-		retry, retryAfter, err := s.attempt(ctx, wh, id, body, deadline)
+	for {
+		if ctx.Err() != nil {
+			s.shutdown(ctx, d)
+			return
+		}
+		if d.Attempts >= p.attempts {
+			s.finish(ctx, d, store.DeliveryFailed, deliveryExhausted, fmt.Sprintf("gave up after %d attempts", d.Attempts))
+			return
+		}
+		if why := s.obsolete(ctx, d); why != "" {
+			s.finish(ctx, d, store.DeliveryFailed, deliveryObsolete, why)
+			return
+		}
+		if now := s.now(); d.LeaseUntil.Before(now.Add(wh.Timeout + leaseMargin)) {
+			d.LeaseUntil = now.Add(p.lease)
+			if !s.keep(ctx, d) {
+				return
+			}
+		}
+		retry, retryAfter, status, err := s.attempt(ctx, wh, d.ID, []byte(d.Body), deadline)
 		s.m.webhookAttempts.Inc()
+		now := s.now()
+		d.Attempts++
+		d.LastAttempt, d.LastStatus, d.LastError = now, status, ""
+		if err != nil {
+			d.LastError = err.Error()
+		}
 		switch {
 		case err == nil:
-			return deliveryDelivered, n, nil
+			d.Delivered = now
+			s.finish(ctx, d, store.DeliveryDelivered, deliveryDelivered, "")
+			return
 		case ctx.Err() != nil:
-			return deliveryShutdown, n, err
+			s.shutdown(ctx, d)
+			return
 		case !retry:
-			return deliveryRejected, n, err
-		case n >= p.attempts:
-			return deliveryExhausted, n, fmt.Errorf("gave up after %d attempts: %w", n, err)
+			s.finish(ctx, d, store.DeliveryFailed, deliveryRejected, d.LastError)
+			return
+		case d.Attempts >= p.attempts:
+			s.finish(ctx, d, store.DeliveryFailed, deliveryExhausted, fmt.Sprintf("gave up after %d attempts: %s", d.Attempts, d.LastError))
+			return
 		}
-		wait := max(p.backoff(n), retryAfter)
+		wait := max(p.backoff(d.Attempts), retryAfter)
 		if left := time.Until(deadline); wait >= left {
-			return deliveryExhausted, n, fmt.Errorf("gave up after %d attempts: the next, in %s, would pass the delivery's time limit of %s: %w",
-				n, wait.Round(time.Millisecond), p.total, err)
+			s.finish(ctx, d, store.DeliveryFailed, deliveryExhausted, fmt.Sprintf(
+				"gave up after %d attempts: the next, in %s, would pass the delivery's time limit of %s: %s",
+				d.Attempts, wait.Round(time.Millisecond), p.total, d.LastError))
+			return
 		}
-		s.log.Info("webhook attempt failed; retrying", "delivery", id, "attempt", n, "in", wait.Round(time.Millisecond), "err", err)
+		d.Next = now.Add(wait)
+		d.LeaseUntil = d.Next.Add(p.lease)
+		if !s.keep(ctx, d) {
+			return
+		}
+		s.log.Info("webhook attempt failed; retrying", "delivery", d.ID, "attempt", d.Attempts, "in", wait.Round(time.Millisecond), "err", d.LastError)
 		if err := p.sleep(ctx, wait); err != nil {
-			return deliveryShutdown, n, err
+			s.shutdown(ctx, d)
+			return
 		}
 	}
+}
+
+// keep saves a pending delivery's progress and reports whether this
+// replica still holds it. When it does not — another replica claimed it
+// after the lease ran out, or the store cannot be written, so that the
+// hold cannot be renewed — it stops: the delivery's holder, or the next
+// claim, carries on.
+func (s *Server) keep(ctx context.Context, d store.Delivery) bool {
+	ok, err := s.save(ctx, d)
+	switch {
+	case err != nil:
+		s.log.Warn("recording a webhook delivery failed; it waits in the store until its lease ends",
+			"delivery", d.ID, "err", err)
+		return false
+	case !ok:
+		s.log.Warn("a webhook delivery was taken over by another replica", "delivery", d.ID)
+		return false
+	}
+	return true
+}
+
+// shutdown leaves a delivery pending, held by no one, for the next claim.
+func (s *Server) shutdown(ctx context.Context, d store.Delivery) {
+	s.countDelivery(deliveryShutdown)
+	s.release(ctx, d)
+}
+
+// finish records a delivery's final state and counts and logs its result.
+func (s *Server) finish(ctx context.Context, d store.Delivery, state store.DeliveryState, result, why string) {
+	d.State, d.LeaseUntil = state, time.Time{}
+	if state == store.DeliveryFailed {
+		d.LastError = why
+	}
+	if ok, err := s.save(ctx, d); err != nil || !ok {
+		s.log.Warn("recording the end of a webhook delivery failed", "delivery", d.ID, "state", state, "taken_over", err == nil, "err", err)
+	}
+	s.countDelivery(result)
+	switch result {
+	case deliveryDelivered:
+		s.log.Debug("webhook delivered", "approval", d.Approval, "delivery", d.ID, "attempts", d.Attempts)
+	case deliveryObsolete:
+		s.log.Info("webhook delivery not sent", "approval", d.Approval, "delivery", d.ID, "attempts", d.Attempts, "reason", why)
+	default:
+		s.log.Warn("webhook delivery failed", "result", result, "approval", d.Approval, "delivery", d.ID, "attempts", d.Attempts, "err", why)
+	}
+}
+
+// obsolete says why a delivery is no longer worth sending — its approval
+// was answered, expired or deleted, so nobody can act on it — or "" when
+// it is (a store that cannot be read does not stop a delivery).
+func (s *Server) obsolete(ctx context.Context, d store.Delivery) string {
+	a, err := s.store.Approval(ctx, d.Approval)
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return "the approval " + d.Approval + " no longer exists"
+	case err != nil:
+		return ""
+	case a.State != store.Pending:
+		return "the approval " + d.Approval + " was " + string(a.State) + " before the delivery got through"
+	case !a.Expires.After(s.now()):
+		return "the approval " + d.Approval + " expired before the delivery got through"
+	}
+	return ""
+}
+
+// handleDeliveries is GET /v1/webhooks/deliveries: the recorded webhook
+// deliveries, newest first, without their bodies, and with each URL cut to
+// its scheme and host (a chat webhook's path is its credential).
+// ?state=pending|delivered|failed (default every state), ?approval=ID,
+// ?limit=N (default 100, at most 1000).
+func (s *Server) handleDeliveries(w http.ResponseWriter, r *http.Request, _ Identity) {
+	q := r.URL.Query()
+	f := store.DeliveryFilter{State: store.DeliveryState(q.Get("state")), Approval: q.Get("approval"), Limit: 100}
+	switch f.State {
+	case "", "all":
+		f.State = ""
+	case store.DeliveryPending, store.DeliveryDelivered, store.DeliveryFailed:
+	default:
+		writeError(w, http.StatusBadRequest, "state must be pending, delivered, failed or all")
+		return
+	}
+	if v := q.Get("limit"); v != "" {
+		n, err := strconv.Atoi(v)
+		if err != nil || n <= 0 {
+			writeError(w, http.StatusBadRequest, "limit must be a positive number")
+			return
+		}
+		f.Limit = min(n, 1000)
+	}
+	list, err := s.store.Deliveries(r.Context(), f)
+	if err != nil {
+		writeError(w, http.StatusServiceUnavailable, "reading webhook deliveries: %v", err)
+		return
+	}
+	if list == nil {
+		list = []store.Delivery{}
+	}
+	for i := range list {
+		list[i].URL = redactURL(list[i].URL)
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"deliveries": list})
+}
+
+// redactURL is a webhook URL as it may be shown: its scheme and host, and
+// "/…" for a path, which for Slack and its like is the secret that lets
+// anyone post.
+func redactURL(raw string) string {
+	u, err := url.Parse(raw)
+	if err != nil || u.Host == "" {
+		return "…"
+	}
+	out := u.Scheme + "://" + u.Host
+	if (u.Path != "" && u.Path != "/") || u.RawQuery != "" {
+		out += "/…"
+	}
+	return out
 }
 
 // attempt posts body once. retry says whether a failure may be retried,
-// and retryAfter is the wait the receiver asked for (0 if none).
-func (s *Server) attempt(ctx context.Context, wh Webhook, id string, body []byte, deadline time.Time) (retry bool, retryAfter time.Duration, err error) {
+// retryAfter is the wait the receiver asked for (0 if none) and status
+// the answer's HTTP status (0 if none).
+func (s *Server) attempt(ctx context.Context, wh Webhook, id string, body []byte, deadline time.Time) (retry bool, retryAfter time.Duration, status int, err error) {
 	if d := time.Now().Add(wh.Timeout); d.Before(deadline) {
 		deadline = d
 	}
@@ -309,7 +538,7 @@ func (s *Server) attempt(ctx context.Context, wh Webhook, id string, body []byte
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodPost, wh.URL, bytes.NewReader(body))
 	if err != nil {
-		return false, 0, err
+		return false, 0, 0, err
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("User-Agent", "toolgate-serve")
@@ -321,7 +550,7 @@ func (s *Server) attempt(ctx context.Context, wh Webhook, id string, body []byte
 	}
 	resp, err := wh.Client.Do(req)
 	if err != nil {
-		return true, 0, err // the network, a timeout: worth another try
+		return true, 0, 0, err // the network, a timeout: worth another try
 	}
 	defer resp.Body.Close()
 	// Read a little of the answer: its start names the problem, and an
@@ -330,19 +559,19 @@ func (s *Server) attempt(ctx context.Context, wh Webhook, id string, body []byte
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	code := resp.StatusCode
 	if code/100 == 2 {
-		return false, 0, nil
+		return false, 0, code, nil
 	}
 	err = fmt.Errorf("the receiver answered %s", resp.Status)
 	if text := strings.TrimSpace(string(snippet)); text != "" {
 		err = fmt.Errorf("the receiver answered %s: %q", resp.Status, text)
 	}
 	if code == http.StatusTooManyRequests || code/100 == 5 {
-		return true, s.retryAfter(resp.Header.Get("Retry-After")), err
+		return true, s.retryAfter(resp.Header.Get("Retry-After")), code, err
 	}
 	if code/100 == 3 {
 		err = fmt.Errorf("%w (redirects are not followed: give the webhook its final URL)", err)
 	}
-	return false, 0, err
+	return false, 0, code, err
 }
 
 // retryAfter reads a Retry-After header: seconds, or an HTTP date. A

@@ -100,19 +100,52 @@ var hookApproval = store.Approval{ID: "ap_test", Digest: "sha256:aa", Tool: "Bas
 	Caller: "ci-agent", Prompt: "Run git push", State: store.Pending,
 	Created: time.Date(2026, 5, 1, 12, 0, 0, 0, time.UTC), Expires: time.Date(2026, 5, 1, 13, 0, 0, 0, time.UTC)}
 
-// deliverNow queues a delivery as a decision does and delivers it on this
-// goroutine, returning its id.
+// announce records a new approval (a copy of hookApproval with its own
+// id) and its delivery, and queues the delivery, as a decision does.
+func announce(t *testing.T, e *testEnv) store.Delivery {
+	t.Helper()
+	a := hookApproval
+	a.ID = store.NewID()
+	d, ok := e.srv.newDelivery(a)
+	if !ok {
+		t.Fatal("no delivery")
+	}
+	if err := e.srv.store.CreateApproval(context.Background(), a, d); err != nil {
+		t.Fatal(err)
+	}
+	e.srv.queueDelivery(d)
+	return d
+}
+
+// deliverNow announces an approval and delivers it on this goroutine,
+// returning the delivery's id.
 func deliverNow(t *testing.T, e *testEnv, ctx context.Context) string {
 	t.Helper()
-	e.srv.notifyWebhook(hookApproval)
+	announce(t, e)
 	select {
 	case d := <-e.srv.hooks:
 		e.srv.deliver(ctx, e.srv.opts.Webhook, d)
-		return d.id
+		return d.ID
 	default:
 		t.Fatal("nothing was queued")
 		return ""
 	}
+}
+
+// storedDelivery is the stored record of delivery id.
+func storedDelivery(t *testing.T, st store.Store, id string) store.Delivery {
+	t.Helper()
+	list, err := st.Deliveries(context.Background(), store.DeliveryFilter{Limit: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, d := range list {
+		if d.ID == id {
+			return d
+		}
+	}
+	t.Fatalf("no delivery %s in the store", id)
+	return store.Delivery{}
 }
 
 // counter is the value of the counter name (with result, if not "") in
@@ -210,8 +243,21 @@ func TestWebhookRetries(t *testing.T) {
 				}
 			}
 			var ev webhookEvent
-			if err := json.Unmarshal(got[0].body, &ev); err != nil || ev.Delivery != id || ev.Approval.ID != hookApproval.ID {
+			if err := json.Unmarshal(got[0].body, &ev); err != nil || ev.Delivery != id || ev.Approval.Prompt != hookApproval.Prompt {
 				t.Fatalf("body %s: %v", got[0].body, err)
+			}
+			// The store has the delivery's history.
+			rec := storedDelivery(t, e.srv.store, id)
+			wantState := store.DeliveryFailed
+			if tt.result == deliveryDelivered {
+				wantState = store.DeliveryDelivered
+			}
+			lastCode := tt.script[min(tt.attempts, len(tt.script))-1].code
+			if rec.State != wantState || rec.Attempts != tt.attempts || rec.LastStatus != lastCode ||
+				rec.Approval != ev.Approval.ID || rec.Event != "approval.requested" || !rec.LeaseUntil.IsZero() ||
+				(wantState == store.DeliveryDelivered) != !rec.Delivered.IsZero() ||
+				(wantState == store.DeliveryFailed) == (rec.LastError == "") {
+				t.Fatalf("stored delivery %+v, want %s after %d attempts, last status %d", rec, wantState, tt.attempts, lastCode)
 			}
 		})
 	}
@@ -317,7 +363,7 @@ func TestWebhookShutdown(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { e.srv.deliverWebhooks(ctx); close(done) }()
-	e.srv.notifyWebhook(hookApproval)
+	d := announce(t, e)
 	<-h.arrived // the first attempt failed; the retry is an hour away
 	cancel()
 	select {
@@ -331,20 +377,35 @@ func TestWebhookShutdown(t *testing.T) {
 	if deliveries(t, e, deliveryShutdown) != 1 {
 		t.Fatalf("shutdown deliveries %d, want 1", deliveries(t, e, deliveryShutdown))
 	}
+	// Left pending, held by no one, with its attempt counted (the cancel
+	// may end the attempt before its answer is read).
+	if rec := storedDelivery(t, e.srv.store, d.ID); rec.State != store.DeliveryPending || rec.Attempts != 1 ||
+		!rec.LeaseUntil.IsZero() || rec.LastError == "" {
+		t.Fatalf("after shutdown: %+v", rec)
+	}
 
-	// A full queue drops (and counts) the next; what is queued at shutdown
-	// is counted as abandoned.
+	// A full queue lets the next go in the store, for a claim to take up;
+	// what is queued at shutdown is counted and let go too.
 	e2 := newHookEnv(t, Webhook{URL: h.URL})
 	queue := cap(e2.srv.hooks)
+	var all []store.Delivery
 	for range queue + 1 {
-		e2.srv.notifyWebhook(hookApproval)
+		all = append(all, announce(t, e2))
 	}
-	if deliveries(t, e2, deliveryDropped) != 1 {
-		t.Fatalf("dropped %d, want 1", deliveries(t, e2, deliveryDropped))
+	if rec := storedDelivery(t, e2.srv.store, all[queue].ID); rec.State != store.DeliveryPending || !rec.LeaseUntil.IsZero() {
+		t.Fatalf("the delivery that found the queue full: %+v", rec)
+	}
+	if rec := storedDelivery(t, e2.srv.store, all[0].ID); rec.LeaseUntil.IsZero() {
+		t.Fatalf("a queued delivery is not held: %+v", rec)
 	}
 	e2.srv.deliverWebhooks(ctx) // already cancelled
 	if n := deliveries(t, e2, deliveryShutdown); n != queue {
 		t.Fatalf("abandoned %d, want %d", n, queue)
+	}
+	for _, d := range all {
+		if rec := storedDelivery(t, e2.srv.store, d.ID); rec.State != store.DeliveryPending || !rec.LeaseUntil.IsZero() || rec.Attempts != 0 {
+			t.Fatalf("after shutdown: %+v", rec)
+		}
 	}
 }
 

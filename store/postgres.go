@@ -25,6 +25,9 @@ var postgresDialect = dialect{
 	dollar: true,
 	serial: "BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY",
 	lock:   fmt.Sprintf("SELECT pg_advisory_xact_lock(%d)", migrationLock),
+	// Two replicas claiming at once each lock rows the other does not wait
+	// for: they take different deliveries, or one of them none.
+	skipLocked: " FOR UPDATE SKIP LOCKED",
 	notify: func(ctx context.Context, tx *sql.Tx, topic string) error {
 		_, err := tx.ExecContext(ctx, `SELECT pg_notify($1, $2)`, notifyChannel, topic)
 		return err

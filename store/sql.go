@@ -1,11 +1,13 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -22,6 +24,10 @@ type dialect struct {
 	// lock, run first in a migration transaction, serialises migrations of
 	// replicas starting together ("" when the transaction itself does).
 	lock string
+	// skipLocked ends a SELECT of rows to claim: it locks them and skips
+	// those another transaction is claiming ("" where a writer holds the
+	// whole database).
+	skipLocked string
 	// notify, if set, announces a change of topic inside tx (delivered on
 	// commit to every replica).
 	notify func(ctx context.Context, tx *sql.Tx, topic string) error
@@ -138,6 +144,35 @@ var migrations = []string{
 	// (11 and later) or SQLite, and a replica still on version 1 code goes
 	// on inserting rows (with server '') during a rolling upgrade.
 	`ALTER TABLE decision_log ADD COLUMN server TEXT NOT NULL DEFAULT ''`,
+	// 3: an approval names the MCP server of its call, so that the log
+	// entries about it (answer, expiry) name it and only a call to the same
+	// server uses it. Added as in 2: a replica on older code goes on
+	// creating approvals (with server '') during a rolling upgrade.
+	`ALTER TABLE approvals ADD COLUMN server TEXT NOT NULL DEFAULT ''`,
+	// 4: webhook deliveries, kept until delivered or given up, so that one
+	// pending at a restart is sent afterwards, leased (owner, lease_ms) so
+	// that one replica at a time sends it. Times are Unix milliseconds, 0
+	// for none.
+	`CREATE TABLE webhook_deliveries (
+		id TEXT PRIMARY KEY,
+		approval TEXT NOT NULL,
+		event TEXT NOT NULL,
+		url TEXT NOT NULL,
+		body TEXT NOT NULL,
+		state TEXT NOT NULL,
+		attempts BIGINT NOT NULL DEFAULT 0,
+		last_status BIGINT NOT NULL DEFAULT 0,
+		last_error TEXT NOT NULL DEFAULT '',
+		created_ms BIGINT NOT NULL,
+		last_attempt_ms BIGINT NOT NULL DEFAULT 0,
+		next_ms BIGINT NOT NULL,
+		expires_ms BIGINT NOT NULL,
+		delivered_ms BIGINT NOT NULL DEFAULT 0,
+		owner TEXT NOT NULL DEFAULT '',
+		lease_ms BIGINT NOT NULL DEFAULT 0
+	);
+	CREATE INDEX webhook_deliveries_by_state ON webhook_deliveries (state, created_ms);
+	CREATE INDEX webhook_deliveries_by_approval ON webhook_deliveries (approval)`,
 }
 
 // migrate applies the migrations not yet applied, each in a transaction
@@ -208,7 +243,7 @@ func fromMS(v int64) time.Time {
 	return time.UnixMilli(v).UTC()
 }
 
-const approvalCols = `id, digest, tool, input, cwd, agent, session, caller, revision, prompt, suggestions,
+const approvalCols = `id, digest, tool, input, cwd, agent, session, caller, server, revision, prompt, suggestions,
 	created_ms, expires_ms, state, answered_ms, approver, note, used_ms`
 
 type scanner interface{ Scan(...any) error }
@@ -218,7 +253,7 @@ func scanApproval(r scanner) (Approval, error) {
 	var sugg string
 	var created, expires, answered, used int64
 	var state string
-	err := r.Scan(&a.ID, &a.Digest, &a.Tool, &a.Input, &a.Cwd, &a.Agent, &a.Session, &a.Caller, &a.Revision,
+	err := r.Scan(&a.ID, &a.Digest, &a.Tool, &a.Input, &a.Cwd, &a.Agent, &a.Session, &a.Caller, &a.Server, &a.Revision,
 		&a.Prompt, &sugg, &created, &expires, &state, &answered, &a.Approver, &a.Note, &used)
 	if err != nil {
 		return a, err
@@ -256,12 +291,17 @@ func (s *sqlStore) withTx(ctx context.Context, topic string, f func(tx *sql.Tx) 
 	return nil
 }
 
-func (s *sqlStore) CreateApproval(ctx context.Context, a Approval) error {
+func (s *sqlStore) CreateApproval(ctx context.Context, a Approval, announce ...Delivery) error {
 	if a.ID == "" || a.Digest == "" {
 		return errors.New("an approval needs an id and a digest")
 	}
 	if a.State == "" {
 		a.State = Pending
+	}
+	for _, d := range announce {
+		if d.ID == "" || d.URL == "" || d.Approval != a.ID {
+			return errors.New("a delivery needs an id, a URL and the id of the approval it announces")
+		}
 	}
 	sugg, err := json.Marshal(nonNil(a.Suggestions))
 	if err != nil {
@@ -269,10 +309,24 @@ func (s *sqlStore) CreateApproval(ctx context.Context, a Approval) error {
 	}
 	return s.withTx(ctx, TopicApprovals, func(tx *sql.Tx) (bool, error) {
 		_, err := tx.ExecContext(ctx, s.q(`INSERT INTO approvals (`+approvalCols+`)
-			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
-			a.ID, a.Digest, a.Tool, a.Input, a.Cwd, a.Agent, a.Session, a.Caller, a.Revision, a.Prompt, string(sugg),
+			VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+			a.ID, a.Digest, a.Tool, a.Input, a.Cwd, a.Agent, a.Session, a.Caller, a.Server, a.Revision, a.Prompt, string(sugg),
 			ms(a.Created), ms(a.Expires), string(a.State), ms(a.Answered), a.Approver, a.Note, ms(a.Used))
-		return err == nil, err
+		if err != nil {
+			return false, err
+		}
+		for _, d := range announce {
+			if d.State == "" {
+				d.State = DeliveryPending
+			}
+			if _, err := tx.ExecContext(ctx, s.q(`INSERT INTO webhook_deliveries (`+deliveryCols+`, body)
+				VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`),
+				d.ID, d.Approval, d.Event, d.URL, string(d.State), d.Attempts, d.LastStatus, d.LastError,
+				ms(d.Created), ms(d.LastAttempt), ms(d.Next), ms(d.Expires), ms(d.Delivered), d.Owner, ms(d.LeaseUntil), d.Body); err != nil {
+				return false, err
+			}
+		}
+		return true, nil
 	})
 }
 
@@ -285,12 +339,12 @@ func nonNil(s []string) []string {
 
 func (s *sqlStore) FindPending(ctx context.Context, k Key, now time.Time) (Approval, bool, error) {
 	st, err := s.stmt(ctx, `SELECT `+approvalCols+` FROM approvals
-		WHERE digest = ? AND agent = ? AND session = ? AND caller = ? AND state = 'pending' AND expires_ms > ?
+		WHERE digest = ? AND agent = ? AND session = ? AND caller = ? AND server = ? AND state = 'pending' AND expires_ms > ?
 		ORDER BY created_ms DESC LIMIT 1`)
 	if err != nil {
 		return Approval{}, false, err
 	}
-	a, err := scanApproval(st.QueryRowContext(ctx, k.Digest, k.Agent, k.Session, k.Caller, ms(now)))
+	a, err := scanApproval(st.QueryRowContext(ctx, k.Digest, k.Agent, k.Session, k.Caller, k.Server, ms(now)))
 	if errors.Is(err, sql.ErrNoRows) {
 		return Approval{}, false, nil
 	}
@@ -299,12 +353,12 @@ func (s *sqlStore) FindPending(ctx context.Context, k Key, now time.Time) (Appro
 
 func (s *sqlStore) Peek(ctx context.Context, k Key, now time.Time) (bool, Approval, bool, error) {
 	st, err := s.stmt(ctx, `SELECT `+approvalCols+` FROM approvals
-		WHERE digest = ? AND agent = ? AND session = ? AND caller = ? AND state IN ('pending', 'approved') AND expires_ms > ?
+		WHERE digest = ? AND agent = ? AND session = ? AND caller = ? AND server = ? AND state IN ('pending', 'approved') AND expires_ms > ?
 		ORDER BY created_ms DESC`)
 	if err != nil {
 		return false, Approval{}, false, err
 	}
-	rows, err := st.QueryContext(ctx, k.Digest, k.Agent, k.Session, k.Caller, ms(now))
+	rows, err := st.QueryContext(ctx, k.Digest, k.Agent, k.Session, k.Caller, k.Server, ms(now))
 	if err != nil {
 		return false, Approval{}, false, err
 	}
@@ -406,12 +460,12 @@ func (s *sqlStore) Consume(ctx context.Context, k Key, now time.Time) (Approval,
 	// Most asks have no approval waiting: find that out with a read, which
 	// takes no write lock, before the UPDATE that decides.
 	st, err := s.stmt(ctx, `SELECT COUNT(*) FROM approvals
-		WHERE digest = ? AND agent = ? AND session = ? AND caller = ? AND state = 'approved' AND expires_ms > ?`)
+		WHERE digest = ? AND agent = ? AND session = ? AND caller = ? AND server = ? AND state = 'approved' AND expires_ms > ?`)
 	if err != nil {
 		return Approval{}, false, err
 	}
 	var n int
-	if err := st.QueryRowContext(ctx, k.Digest, k.Agent, k.Session, k.Caller, ms(now)).Scan(&n); err != nil {
+	if err := st.QueryRowContext(ctx, k.Digest, k.Agent, k.Session, k.Caller, k.Server, ms(now)).Scan(&n); err != nil {
 		return Approval{}, false, err
 	}
 	if n == 0 {
@@ -423,9 +477,9 @@ func (s *sqlStore) Consume(ctx context.Context, k Key, now time.Time) (Approval,
 		row := tx.QueryRowContext(ctx, s.q(`UPDATE approvals SET state = 'used', used_ms = ?
 			WHERE state = 'approved' AND expires_ms > ? AND id = (
 				SELECT id FROM approvals
-				WHERE digest = ? AND agent = ? AND session = ? AND caller = ? AND state = 'approved' AND expires_ms > ?
+				WHERE digest = ? AND agent = ? AND session = ? AND caller = ? AND server = ? AND state = 'approved' AND expires_ms > ?
 				ORDER BY answered_ms, id LIMIT 1)
-			RETURNING `+approvalCols), ms(now), ms(now), k.Digest, k.Agent, k.Session, k.Caller, ms(now))
+			RETURNING `+approvalCols), ms(now), ms(now), k.Digest, k.Agent, k.Session, k.Caller, k.Server, ms(now))
 		var err error
 		out, err = scanApproval(row)
 		if errors.Is(err, sql.ErrNoRows) {
@@ -576,6 +630,11 @@ func (s *sqlStore) Entries(ctx context.Context, after int64, limit int) ([]Entry
 	if err != nil {
 		return nil, err
 	}
+	return scanEntries(rows)
+}
+
+// scanEntries reads rows of seq and logCols, and closes them.
+func scanEntries(rows *sql.Rows) ([]Entry, error) {
 	defer rows.Close()
 	var out []Entry
 	for rows.Next() {
@@ -589,6 +648,43 @@ func (s *sqlStore) Entries(ctx context.Context, after int64, limit int) ([]Entry
 		out = append(out, e)
 	}
 	return out, rows.Err()
+}
+
+func (s *sqlStore) QueryEntries(ctx context.Context, f EntryFilter) ([]Entry, error) {
+	var where []string
+	var args []any
+	if !f.Since.IsZero() {
+		where, args = append(where, "time_ms >= ?"), append(args, f.Since.UnixMilli())
+	}
+	if !f.Until.IsZero() {
+		where, args = append(where, "time_ms < ?"), append(args, f.Until.UnixMilli())
+	}
+	for _, c := range []struct{ col, v string }{
+		{"event", f.Event}, {"caller", f.Caller}, {"agent", f.Agent}, {"session", f.Session}, {"tool", f.Tool},
+		{"server", f.Server}, {"outcome", f.Outcome}, {"approval", f.Approval},
+	} {
+		if c.v != "" {
+			where, args = append(where, c.col+" = ?"), append(args, c.v)
+		}
+	}
+	query := `SELECT seq, ` + logCols + ` FROM decision_log`
+	if len(where) > 0 {
+		query += ` WHERE ` + strings.Join(where, " AND ")
+	}
+	if f.Newest {
+		query += ` ORDER BY seq DESC`
+	} else {
+		query += ` ORDER BY seq`
+	}
+	if f.Limit > 0 {
+		query += ` LIMIT ?`
+		args = append(args, f.Limit)
+	}
+	rows, err := s.db.QueryContext(ctx, s.q(query), args...)
+	if err != nil {
+		return nil, err
+	}
+	return scanEntries(rows)
 }
 
 // pruneBatch is how many decision log rows one DELETE removes, so that a
@@ -617,8 +713,160 @@ func (s *sqlStore) Prune(ctx context.Context, before time.Time) (Pruned, error) 
 	if err != nil {
 		return p, err
 	}
-	p.Approvals, err = res.RowsAffected()
+	if p.Approvals, err = res.RowsAffected(); err != nil {
+		return p, err
+	}
+	res, err = s.db.ExecContext(ctx, s.q(`DELETE FROM webhook_deliveries WHERE state IN ('delivered', 'failed') AND created_ms < ?`), ms(before))
+	if err != nil {
+		return p, err
+	}
+	p.Deliveries, err = res.RowsAffected()
 	return p, err
+}
+
+// deliveryCols are the columns of a delivery but its body, in the order
+// of scanDelivery.
+const deliveryCols = `id, approval, event, url, state, attempts, last_status, last_error,
+	created_ms, last_attempt_ms, next_ms, expires_ms, delivered_ms, owner, lease_ms`
+
+// scanDelivery reads deliveryCols and, if body is not nil, the body after
+// them.
+func scanDelivery(r scanner, body *string) (Delivery, error) {
+	var d Delivery
+	var state string
+	var created, last, next, expires, delivered, lease int64
+	dest := []any{&d.ID, &d.Approval, &d.Event, &d.URL, &state, &d.Attempts, &d.LastStatus, &d.LastError,
+		&created, &last, &next, &expires, &delivered, &d.Owner, &lease}
+	if body != nil {
+		dest = append(dest, body)
+	}
+	if err := r.Scan(dest...); err != nil {
+		return d, err
+	}
+	d.State = DeliveryState(state)
+	d.Created, d.LastAttempt, d.Next, d.Expires = fromMS(created), fromMS(last), fromMS(next), fromMS(expires)
+	d.Delivered, d.LeaseUntil = fromMS(delivered), fromMS(lease)
+	return d, nil
+}
+
+func (s *sqlStore) ClaimDeliveries(ctx context.Context, c Claim) ([]Delivery, error) {
+	if c.URL == "" || c.Owner == "" || !c.Until.After(c.Now) {
+		return nil, errors.New("a claim needs a URL, an owner and a lease that ends after now")
+	}
+	limit := c.Limit
+	if limit <= 0 {
+		limit = 10
+	}
+	now := ms(c.Now)
+	var out []Delivery
+	err := s.withTx(ctx, "", func(tx *sql.Tx) (bool, error) {
+		// The outer conditions repeat the inner ones: on PostgreSQL a row
+		// that another claim changed meanwhile is checked again as it now
+		// is, so a lease just taken is never taken twice.
+		rows, err := tx.QueryContext(ctx, s.q(`UPDATE webhook_deliveries SET owner = ?, lease_ms = ?
+			WHERE state = 'pending' AND url = ? AND next_ms <= ? AND lease_ms <= ? AND id IN (
+				SELECT id FROM webhook_deliveries
+				WHERE state = 'pending' AND url = ? AND next_ms <= ? AND lease_ms <= ?
+				ORDER BY next_ms, created_ms LIMIT ?`+s.d.skipLocked+`)
+			RETURNING `+deliveryCols+`, body`),
+			c.Owner, ms(c.Until), c.URL, now, now, c.URL, now, now, limit)
+		if err != nil {
+			return false, err
+		}
+		defer rows.Close()
+		for rows.Next() {
+			var body string
+			d, err := scanDelivery(rows, &body)
+			if err != nil {
+				return false, err
+			}
+			d.Body = body
+			out = append(out, d)
+		}
+		return false, rows.Err()
+	})
+	if err != nil {
+		return nil, err
+	}
+	slices.SortFunc(out, func(a, b Delivery) int { // RETURNING keeps no order
+		return cmp.Or(a.Next.Compare(b.Next), a.Created.Compare(b.Created), cmp.Compare(a.ID, b.ID))
+	})
+	return out, nil
+}
+
+func (s *sqlStore) SaveDelivery(ctx context.Context, d Delivery) (bool, error) {
+	switch d.State {
+	case DeliveryPending, DeliveryDelivered, DeliveryFailed:
+	default:
+		return false, fmt.Errorf("unknown delivery state %q", d.State)
+	}
+	if d.Owner == "" {
+		return false, errors.New("a delivery is saved by its owner")
+	}
+	res, err := s.db.ExecContext(ctx, s.q(`UPDATE webhook_deliveries
+		SET state = ?, attempts = ?, last_status = ?, last_error = ?, last_attempt_ms = ?, next_ms = ?,
+			delivered_ms = ?, lease_ms = ?
+		WHERE id = ? AND owner = ? AND state = 'pending'`),
+		string(d.State), d.Attempts, d.LastStatus, d.LastError, ms(d.LastAttempt), ms(d.Next),
+		ms(d.Delivered), ms(d.LeaseUntil), d.ID, d.Owner)
+	if err != nil {
+		return false, err
+	}
+	n, err := res.RowsAffected()
+	return n > 0, err
+}
+
+func (s *sqlStore) Deliveries(ctx context.Context, f DeliveryFilter) ([]Delivery, error) {
+	limit := f.Limit
+	if limit <= 0 {
+		limit = 100
+	}
+	var where []string
+	var args []any
+	if f.State != "" {
+		where, args = append(where, "state = ?"), append(args, string(f.State))
+	}
+	if f.Approval != "" {
+		where, args = append(where, "approval = ?"), append(args, f.Approval)
+	}
+	query := `SELECT ` + deliveryCols + ` FROM webhook_deliveries`
+	if len(where) > 0 {
+		query += ` WHERE ` + strings.Join(where, " AND ")
+	}
+	query += ` ORDER BY created_ms DESC, id LIMIT ?`
+	args = append(args, limit)
+	rows, err := s.db.QueryContext(ctx, s.q(query), args...)
+	if err != nil {
+		return nil, err
+	}
+	defer rows.Close()
+	var out []Delivery
+	for rows.Next() {
+		d, err := scanDelivery(rows, nil)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, d)
+	}
+	return out, rows.Err()
+}
+
+func (s *sqlStore) ExpireDeliveries(ctx context.Context, now time.Time) (int64, error) {
+	res, err := s.db.ExecContext(ctx, s.q(`UPDATE webhook_deliveries
+		SET state = 'failed', last_error = CASE WHEN last_error = '' THEN ? ELSE ? || last_error END
+		WHERE state = 'pending' AND expires_ms <= ? AND lease_ms <= ?`),
+		"not delivered before the approval expired", "not delivered before the approval expired; the last attempt: ",
+		ms(now), ms(now))
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+func (s *sqlStore) CountDeliveries(ctx context.Context, st DeliveryState) (int, error) {
+	var n int
+	err := s.db.QueryRowContext(ctx, s.q(`SELECT COUNT(*) FROM webhook_deliveries WHERE state = ?`), string(st)).Scan(&n)
+	return n, err
 }
 
 func (s *sqlStore) Subscribe(topic string) (<-chan struct{}, func()) { return s.subs.subscribe(topic) }

@@ -476,3 +476,347 @@ func TestUpgradeFromVersion1(t *testing.T) {
 		})
 	}
 }
+
+// TestApprovalServer: an approval keeps its call's MCP server, and only a
+// call naming the same server finds, peeks at or uses it.
+func TestApprovalServer(t *testing.T) {
+	for name, open := range map[string]opener{"sqlite": openSQLiteTest, "postgres": openPostgresTest} {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			s, _ := open(t)
+			k := Key{Digest: "sha256:mm", Session: "s1", Caller: "ci", Server: "fs"}
+			a := newApproval(k, t0, time.Hour)
+			a.Tool, a.Server = "read_file", "fs"
+			if err := s.CreateApproval(ctx, a); err != nil {
+				t.Fatal(err)
+			}
+			if got, err := s.Approval(ctx, a.ID); err != nil || got.Server != "fs" {
+				t.Fatalf("Approval = %+v, %v", got, err)
+			}
+			other := k
+			other.Server = "evil"
+			none := k
+			none.Server = ""
+			for _, key := range []Key{other, none} {
+				if _, ok, _ := s.FindPending(ctx, key, t0); ok {
+					t.Fatalf("FindPending with server %q found the approval for fs", key.Server)
+				}
+			}
+			if _, ok, err := s.FindPending(ctx, k, t0); err != nil || !ok {
+				t.Fatalf("FindPending for fs: %v %v", ok, err)
+			}
+			if _, err := s.Answer(ctx, a.ID, Answer{Approve: true, Approver: "alice", Now: t0}); err != nil {
+				t.Fatal(err)
+			}
+			for _, key := range []Key{other, none} {
+				if approved, _, _, _ := s.Peek(ctx, key, t0); approved {
+					t.Fatalf("Peek with server %q sees the approval for fs", key.Server)
+				}
+				if _, ok, _ := s.Consume(ctx, key, t0); ok {
+					t.Fatalf("a call to server %q used the approval for fs", key.Server)
+				}
+			}
+			used, ok, err := s.Consume(ctx, k, t0)
+			if err != nil || !ok || used.Server != "fs" {
+				t.Fatalf("Consume for fs = %+v %v %v", used, ok, err)
+			}
+		})
+	}
+}
+
+// newDelivery is a pending delivery announcing a, held by owner until
+// lease.
+func newDelivery(a Approval, owner string, lease time.Time) Delivery {
+	return Delivery{ID: NewDeliveryID(), Approval: a.ID, Event: "approval.requested", URL: "https://hooks.example.com/x",
+		Body: `{"approval":"` + a.ID + `"}`, State: DeliveryPending, Created: a.Created, Next: a.Created,
+		Expires: a.Expires, Owner: owner, LeaseUntil: lease}
+}
+
+// deliveryConformance: deliveries are recorded with their approval, held
+// by one owner at a time, saved only by their holder, listed, expired,
+// counted and pruned.
+func deliveryConformance(t *testing.T, open opener) {
+	ctx := context.Background()
+	const url = "https://hooks.example.com/x"
+	k := Key{Digest: "sha256:dd", Session: "s1", Caller: "ci"}
+
+	t.Run("lease", func(t *testing.T) {
+		s, again := open(t)
+		s2 := again()
+		a := newApproval(k, t0, time.Hour)
+		d := newDelivery(a, "r1", t0.Add(time.Minute))
+		if err := s.CreateApproval(ctx, a, d); err != nil {
+			t.Fatal(err)
+		}
+		// Held by r1: nobody claims it, not even r1 itself.
+		for _, owner := range []string{"r1", "r2"} {
+			got, err := s2.ClaimDeliveries(ctx, Claim{URL: url, Owner: owner, Now: t0.Add(30 * time.Second), Until: t0.Add(2 * time.Minute)})
+			if err != nil || len(got) != 0 {
+				t.Fatalf("claim by %s during the lease = %+v, %v", owner, got, err)
+			}
+		}
+		// r1 records a failed attempt and a retry in a minute.
+		d.Attempts, d.LastStatus, d.LastError = 1, 503, "the receiver answered 503"
+		d.LastAttempt, d.Next, d.LeaseUntil = t0.Add(time.Second), t0.Add(61*time.Second), t0.Add(2*time.Minute)
+		if ok, err := s.SaveDelivery(ctx, d); err != nil || !ok {
+			t.Fatalf("SaveDelivery by the holder = %v, %v", ok, err)
+		}
+		stranger := d
+		stranger.Owner = "r2"
+		if ok, err := s.SaveDelivery(ctx, stranger); err != nil || ok {
+			t.Fatalf("SaveDelivery by another owner = %v, %v", ok, err)
+		}
+		// Due but still held: no claim; another URL: no claim; lease over: r2 gets it.
+		for _, c := range []Claim{
+			{URL: url, Owner: "r2", Now: t0.Add(90 * time.Second), Until: t0.Add(3 * time.Minute)},
+			{URL: url + "/other", Owner: "r2", Now: t0.Add(3 * time.Minute), Until: t0.Add(4 * time.Minute)},
+		} {
+			if got, err := s2.ClaimDeliveries(ctx, c); err != nil || len(got) != 0 {
+				t.Fatalf("claim %+v = %+v, %v", c, got, err)
+			}
+		}
+		got, err := s2.ClaimDeliveries(ctx, Claim{URL: url, Owner: "r2", Now: t0.Add(3 * time.Minute), Until: t0.Add(4 * time.Minute)})
+		if err != nil || len(got) != 1 {
+			t.Fatalf("claim after the lease = %+v, %v", got, err)
+		}
+		c := got[0]
+		if c.ID != d.ID || c.Body != d.Body || c.Attempts != 1 || c.LastStatus != 503 || c.Owner != "r2" ||
+			!c.LeaseUntil.Equal(t0.Add(4*time.Minute)) || !c.Next.Equal(d.Next) || !c.Expires.Equal(a.Expires) {
+			t.Fatalf("claimed %+v", c)
+		}
+		// r1 lost it: its save is refused; r2 delivers.
+		if ok, _ := s.SaveDelivery(ctx, d); ok {
+			t.Fatal("the former holder saved after the delivery was claimed")
+		}
+		c.State, c.Attempts, c.LastStatus, c.LastError = DeliveryDelivered, 2, 204, ""
+		c.LastAttempt, c.Delivered, c.LeaseUntil = t0.Add(3*time.Minute), t0.Add(3*time.Minute), time.Time{}
+		if ok, err := s2.SaveDelivery(ctx, c); err != nil || !ok {
+			t.Fatalf("SaveDelivery delivered = %v, %v", ok, err)
+		}
+		if ok, _ := s2.SaveDelivery(ctx, c); ok {
+			t.Fatal("a delivered delivery was saved again")
+		}
+		list, err := s.Deliveries(ctx, DeliveryFilter{Approval: a.ID})
+		if err != nil || len(list) != 1 || list[0].State != DeliveryDelivered || list[0].Attempts != 2 ||
+			!list[0].Delivered.Equal(t0.Add(3*time.Minute)) || list[0].Body != "" {
+			t.Fatalf("Deliveries = %+v, %v", list, err)
+		}
+		if got, _ := s.ClaimDeliveries(ctx, Claim{URL: url, Owner: "r3", Now: t0.Add(time.Hour), Until: t0.Add(2 * time.Hour)}); len(got) != 0 {
+			t.Fatalf("a delivered delivery was claimed: %+v", got)
+		}
+		if _, err := s.ClaimDeliveries(ctx, Claim{URL: url, Owner: "r3", Now: t0, Until: t0}); err == nil {
+			t.Fatal("a claim with no lease was accepted")
+		}
+	})
+
+	t.Run("racing claims take each delivery once", func(t *testing.T) {
+		s, again := open(t)
+		stores := []Store{s, again(), again()}
+		const n = 30
+		for i := range n {
+			a := newApproval(Key{Digest: fmt.Sprint("d", i), Caller: "ci"}, t0, time.Hour)
+			if err := s.CreateApproval(ctx, a, newDelivery(a, "", time.Time{})); err != nil {
+				t.Fatal(err)
+			}
+		}
+		var mu sync.Mutex
+		seen := map[string]string{}
+		var wg sync.WaitGroup
+		for i := range 6 {
+			st := stores[i%len(stores)]
+			owner := fmt.Sprint("r", i)
+			wg.Go(func() {
+				for {
+					got, err := st.ClaimDeliveries(ctx, Claim{URL: url, Owner: owner, Now: t0.Add(time.Second), Until: t0.Add(time.Minute), Limit: 3})
+					if err != nil {
+						t.Error(err)
+						return
+					}
+					if len(got) == 0 {
+						return
+					}
+					mu.Lock()
+					for _, d := range got {
+						if prev, dup := seen[d.ID]; dup {
+							t.Errorf("%s claimed by %s and %s", d.ID, prev, owner)
+						}
+						seen[d.ID] = owner
+					}
+					mu.Unlock()
+				}
+			})
+		}
+		wg.Wait()
+		if len(seen) != n {
+			t.Fatalf("%d of %d deliveries claimed", len(seen), n)
+		}
+	})
+
+	t.Run("expiry, counts, listing and pruning", func(t *testing.T) {
+		s, _ := open(t)
+		a := newApproval(k, t0, time.Hour)
+		held := newDelivery(a, "r1", t0.Add(2*time.Hour)) // held past the expiry: left alone
+		free := newDelivery(a, "", time.Time{})
+		free.LastError = "the receiver answered 500"
+		if err := s.CreateApproval(ctx, a, held, free); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.CreateApproval(ctx, newApproval(k, t0, time.Hour), Delivery{ID: NewDeliveryID(), Approval: "ap_other", URL: url}); err == nil {
+			t.Fatal("a delivery for another approval was recorded")
+		}
+		if n, err := s.CountDeliveries(ctx, DeliveryPending); err != nil || n != 2 {
+			t.Fatalf("pending %d, %v", n, err)
+		}
+		if n, err := s.ExpireDeliveries(ctx, t0.Add(59*time.Minute)); err != nil || n != 0 {
+			t.Fatalf("ExpireDeliveries before the expiry = %d, %v", n, err)
+		}
+		if n, err := s.ExpireDeliveries(ctx, t0.Add(time.Hour)); err != nil || n != 1 {
+			t.Fatalf("ExpireDeliveries = %d, %v", n, err)
+		}
+		failed, err := s.Deliveries(ctx, DeliveryFilter{State: DeliveryFailed})
+		if err != nil || len(failed) != 1 || failed[0].ID != free.ID ||
+			failed[0].LastError != "not delivered before the approval expired; the last attempt: the receiver answered 500" {
+			t.Fatalf("failed deliveries %+v, %v", failed, err)
+		}
+		if n, _ := s.CountDeliveries(ctx, DeliveryPending); n != 1 {
+			t.Fatalf("pending %d after expiry", n)
+		}
+		if all, _ := s.Deliveries(ctx, DeliveryFilter{}); len(all) != 2 {
+			t.Fatalf("all deliveries %d", len(all))
+		}
+		p, err := s.Prune(ctx, t0.Add(time.Minute))
+		if err != nil || p.Deliveries != 1 {
+			t.Fatalf("Prune = %+v, %v", p, err)
+		}
+		if all, _ := s.Deliveries(ctx, DeliveryFilter{}); len(all) != 1 || all[0].ID != held.ID {
+			t.Fatalf("after pruning: %+v", all)
+		}
+	})
+}
+
+func TestSQLiteDeliveries(t *testing.T)   { deliveryConformance(t, openSQLiteTest) }
+func TestPostgresDeliveries(t *testing.T) { deliveryConformance(t, openPostgresTest) }
+
+// TestQueryEntries selects decision log entries by every filter field.
+func TestQueryEntries(t *testing.T) {
+	for name, open := range map[string]opener{"sqlite": openSQLiteTest, "postgres": openPostgresTest} {
+		t.Run(name, func(t *testing.T) {
+			ctx := context.Background()
+			s, _ := open(t)
+			es := []Entry{
+				{Time: t0, Event: "decision", Caller: "ci", Tool: "Bash", Outcome: "allow", Message: "0"},
+				{Time: t0.Add(time.Minute), Event: "decision", Caller: "ci", Session: "s1", Tool: "read_file", Server: "fs", Outcome: "ask", Approval: "ap_1", Message: "1"},
+				{Time: t0.Add(2 * time.Minute), Event: "answer", Caller: "ci", Session: "s1", Tool: "read_file", Server: "fs", Outcome: "allow", Approval: "ap_1", Approver: "alice", Message: "2"},
+				{Time: t0.Add(3 * time.Minute), Event: "expire", Caller: "bot", Agent: "sub", Tool: "Bash", Outcome: "deny", Approval: "ap_2", Message: "3"},
+			}
+			if err := s.Log(ctx, es); err != nil {
+				t.Fatal(err)
+			}
+			for _, tt := range []struct {
+				name string
+				f    EntryFilter
+				want string // the messages, in order
+			}{
+				{"all", EntryFilter{}, "0123"},
+				{"newest", EntryFilter{Newest: true}, "3210"},
+				{"newest two", EntryFilter{Newest: true, Limit: 2}, "32"},
+				{"oldest two", EntryFilter{Limit: 2}, "01"},
+				{"since", EntryFilter{Since: t0.Add(time.Minute)}, "123"},
+				{"until", EntryFilter{Until: t0.Add(time.Minute)}, "0"},
+				{"server", EntryFilter{Server: "fs"}, "12"},
+				{"event", EntryFilter{Event: "answer"}, "2"},
+				{"caller", EntryFilter{Caller: "bot"}, "3"},
+				{"agent", EntryFilter{Agent: "sub"}, "3"},
+				{"session", EntryFilter{Session: "s1"}, "12"},
+				{"tool", EntryFilter{Tool: "Bash"}, "03"},
+				{"outcome", EntryFilter{Outcome: "allow"}, "02"},
+				{"approval", EntryFilter{Approval: "ap_1", Event: "decision"}, "1"},
+				{"nothing", EntryFilter{Server: "none"}, ""},
+			} {
+				got, err := s.QueryEntries(ctx, tt.f)
+				if err != nil {
+					t.Fatalf("%s: %v", tt.name, err)
+				}
+				msgs := ""
+				for _, e := range got {
+					msgs += e.Message
+				}
+				if msgs != tt.want {
+					t.Errorf("%s: %q, want %q", tt.name, msgs, tt.want)
+				}
+			}
+		})
+	}
+}
+
+// TestUpgradeFromVersion2 opens, on both databases, a store whose schema is
+// at version 2 and holds an approval: it reads back with no server, can be
+// answered and used by a call naming none, and deliveries can be recorded.
+func TestUpgradeFromVersion2(t *testing.T) {
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name string
+		open func(t *testing.T) (*sql.DB, dialect, func() (Store, error))
+	}{
+		{"sqlite", func(t *testing.T) (*sql.DB, dialect, func() (Store, error)) {
+			path := filepath.Join(t.TempDir(), "v2.db")
+			db, err := sql.Open("sqlite", "file:"+path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return db, sqliteDialect, func() (Store, error) { return OpenSQLite(ctx, path) }
+		}},
+		{"postgres", func(t *testing.T) (*sql.DB, dialect, func() (Store, error)) {
+			dsn := freshSchema(t, postgresDSN(t))
+			cfg, err := pgx.ParseConfig(dsn)
+			if err != nil {
+				t.Fatal(err)
+			}
+			return stdlib.OpenDB(*cfg), postgresDialect, func() (Store, error) { return OpenPostgres(ctx, dsn, nil) }
+		}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			db, d, open := tt.open(t)
+			old := &sqlStore{db: db, d: d, subs: newBroker()}
+			if err := old.migrateTo(ctx, 2); err != nil {
+				t.Fatal(err)
+			}
+			// An approval as version-2 code wrote it (no server column).
+			if _, err := db.ExecContext(ctx, old.q(`INSERT INTO approvals (id, digest, tool, input, cwd, agent, session,
+				caller, revision, prompt, suggestions, created_ms, expires_ms, state)
+				VALUES ('ap_old', 'sha256:oo', 'Bash', '{}', '/w', '', 's1', 'ci', 'rev0', 'Run it', '[]', ?, ?, 'pending')`),
+				ms(t0), ms(t0.Add(time.Hour))); err != nil {
+				t.Fatal(err)
+			}
+			db.Close()
+			s, err := open()
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			var v int
+			if err := s.(*sqlStore).db.QueryRowContext(ctx, `SELECT MAX(version) FROM schema_migrations`).Scan(&v); err != nil || v != SchemaVersion() || v < 4 {
+				t.Fatalf("schema version %d (want %d), %v", v, SchemaVersion(), err)
+			}
+			a, err := s.Approval(ctx, "ap_old")
+			if err != nil || a.Server != "" || a.Prompt != "Run it" {
+				t.Fatalf("the old approval: %+v, %v", a, err)
+			}
+			if _, err := s.Answer(ctx, a.ID, Answer{Approve: true, Approver: "alice", Now: t0}); err != nil {
+				t.Fatal(err)
+			}
+			k := Key{Digest: "sha256:oo", Session: "s1", Caller: "ci"}
+			if _, ok, err := s.Consume(ctx, k, t0); err != nil || !ok {
+				t.Fatalf("Consume of the old approval: %v %v", ok, err)
+			}
+			n := newApproval(k, t0, time.Hour)
+			n.Server = "fs"
+			if err := s.CreateApproval(ctx, n, newDelivery(n, "r1", t0.Add(time.Minute))); err != nil {
+				t.Fatal(err)
+			}
+			if list, err := s.Deliveries(ctx, DeliveryFilter{}); err != nil || len(list) != 1 {
+				t.Fatalf("Deliveries = %+v, %v", list, err)
+			}
+		})
+	}
+}
