@@ -11,6 +11,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/store"
 )
 
@@ -148,6 +149,73 @@ func (c *Client) DecideContext(ctx context.Context, call Call) (Decision, Remote
 		return Decision{}, Remote{}, fmt.Errorf("%s answered %s with an allow", c.URL, resp.Status)
 	}
 	return d, Remote{Revision: r.Revision, Approval: r.Approval}, nil
+}
+
+// DecideWait decides c like DecideContext and, when the answer is an ask
+// the service recorded as an approval and wait is positive, waits up to
+// wait for a person to answer it: approved, the call is decided again (the
+// service lets exactly this call through, once, and records who approved
+// it); denied or expired, the answer is a deny naming the approver or the
+// state, followed by the ask's reasons; unanswered in time, the ask
+// stands, with its approval in Remote. The error is set only when there
+// is no decision from the server.
+func (c *Client) DecideWait(ctx context.Context, call Call, wait time.Duration) (Decision, Remote, error) {
+	d, remote, err := c.DecideContext(ctx, call)
+	if err != nil || !isAsk(d) || wait <= 0 || remote.Approval == nil || remote.Approval.ID == "" {
+		return d, remote, err
+	}
+	id := remote.Approval.ID
+	deadline := time.Now().Add(wait)
+	for {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return d, remote, nil // nobody answered in time: the ask stands
+		}
+		// One wait at most 20 s, within an HTTP client's usual 30 s timeout.
+		a, err := c.Approval(ctx, id, min(left, 20*time.Second))
+		if err != nil {
+			return Decision{}, Remote{}, fmt.Errorf("waiting for approval %s: %v", id, err)
+		}
+		switch a.State {
+		case store.Pending:
+			continue
+		case store.Approved:
+			return c.DecideContext(ctx, call)
+		}
+		why := fmt.Sprintf("approval %s is %s", id, a.State)
+		if a.State == store.Denied && a.Approver != "" {
+			why = fmt.Sprintf("%s denied the call (approval %s)", a.Approver, id)
+			if a.Note != "" {
+				why += ": " + a.Note
+			}
+		}
+		out := denyWith(d, string(toolgate.KindHook), why)
+		remote.Approval = &ApprovalRef{ID: a.ID, State: string(a.State), Expires: a.Expires.Format(time.RFC3339), URL: remote.Approval.URL}
+		return out, remote, nil
+	}
+}
+
+// ExposedTools asks the service which of tools its policy shows to a
+// model (POST /v1/visibility), and under which revision.
+func (c *Client) ExposedTools(ctx context.Context, tools []string) (VisibilityAnswer, error) {
+	var out VisibilityAnswer
+	if tools == nil {
+		tools = []string{}
+	}
+	if err := c.do(ctx, http.MethodPost, "/v1/visibility", visibilityRequest{Tools: tools}, &out); err != nil {
+		return VisibilityAnswer{}, err
+	}
+	if out.Revision == "" || out.Tools == nil {
+		return VisibilityAnswer{}, fmt.Errorf("%s answered the visibility request without a revision or tools", c.URL)
+	}
+	return out, nil
+}
+
+// Policy describes the policy in force (GET /v1/policy).
+func (c *Client) Policy(ctx context.Context) (PolicyInfo, error) {
+	var out PolicyInfo
+	err := c.do(ctx, http.MethodGet, "/v1/policy", nil, &out)
+	return out, err
 }
 
 // Approvals lists approvals in state ("" = pending, "all" = every state).

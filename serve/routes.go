@@ -29,6 +29,7 @@ func (s *Server) routes() {
 	mux.Handle("POST /access/v1/evaluation", decide(s.handleEvaluation))
 	mux.Handle("POST /access/v1/evaluations", decide(s.handleEvaluations))
 	mux.Handle("GET /v1/policy", api(s.handlePolicy, RoleAgent, RoleApprover, RoleAdmin))
+	mux.Handle("POST /v1/visibility", api(s.handleVisibility, RoleAgent, RoleAdmin))
 	mux.Handle("POST /v1/reload", api(s.handleReload, RoleAdmin))
 	mux.Handle("GET /v1/session-rules", api(s.handleListRules, RoleAdmin))
 	mux.Handle("POST /v1/session-rules", api(s.handleAddRule, RoleAdmin))
