@@ -8,8 +8,8 @@ import (
 )
 
 // TestDecideAllocations keeps the hot path allocation-light: a non-shell
-// decision allocates its reason and, for a path, the path's text, nothing
-// more. Counted with testing.AllocsPerRun (a count, not a timing).
+// decision allocates its reason and, for a path or URL, the text read from
+// the input, nothing more. Counted with testing.AllocsPerRun (a count, not a timing).
 func TestDecideAllocations(t *testing.T) {
 	if raceEnabled {
 		t.Skip("allocation counts are meaningless under the race detector")
@@ -22,7 +22,10 @@ func TestDecideAllocations(t *testing.T) {
 		{"Read", "Read", `{"file_path":"/p/src/main.go"}`, 2},
 		{"Edit", "Edit", `{"file_path":"/p/src/main.go","old_string":"a","new_string":"b"}`, 2},
 		{"MCP", "mcp__github__get_issue", `{"owner":"o","repo":"r","number":12}`, 1},
-		{"WebFetch", "WebFetch", `{"url":"https://api.example.com/v1/items?x=1"}`, 4},
+		{"WebFetch", "WebFetch", `{"url":"https://api.example.com/v1/items?x=1"}`, 2},
+		// A URL that is not its own serialisation (an uppercase host, a
+		// default port) is read by net/url too, and its serialisation built.
+		{"WebFetchUnnormal", "WebFetch", `{"url":"https://API.example.com:443/v1/items?x=1"}`, 8},
 		// Of these, mvdan's parser makes 8 (simple) and 21 (compound).
 		{"BashSimple", "Bash", `{"command":"git status"}`, 11},
 		{"BashCompound", "Bash", `{"command":"cargo build && npm run test | tee out.log"}`, 41},

@@ -56,14 +56,16 @@ type callCtx struct {
 	sc *callScratch
 }
 
-// callScratch is what a shell call's reading needs, kept by a pooled call
-// context so that a decision allocates none of it: the analysis (its
-// commands, paths and word lists) and the per-command path lists, index
-// keys and parts built from it. Nothing a Decision holds points into it —
+// callScratch is what a shell or fetch call's reading needs, kept by a
+// pooled call context so that a decision allocates none of it: the
+// analysis (its commands, paths and word lists), the per-command path
+// lists, index keys and parts built from it, and a URL's reading lists. Nothing a Decision holds points into it —
 // reasons, prompts and suggestions hold strings, which are never reused.
 type callScratch struct {
 	an    shell.Analysis
 	lists shellLists
+	// urls backs a fetch call's URL readings (urlmatch.ParseLazyInto).
+	urls [3]string
 }
 
 // shellLists are the per-command lists of a shell call's reading.

@@ -171,7 +171,11 @@ func (cc *callCtx) readFetch(buf []part) (reading, *Decision) {
 		d := invalidf("url holds a control character")
 		return reading{}, &d
 	}
-	cc.url.t, cc.url.err = urlmatch.ParseLazy(raw)
+	if cc.sc != nil {
+		cc.url.t, cc.url.err = urlmatch.ParseLazyInto(raw, &cc.sc.urls)
+	} else {
+		cc.url.t, cc.url.err = urlmatch.ParseLazy(raw)
+	}
 	return reading{parts: append(buf, part{kind: partURL, text: raw}), readOnly: cc.mayBeReadOnly()}, nil
 }
 

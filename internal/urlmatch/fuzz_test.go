@@ -1,19 +1,33 @@
 package urlmatch
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
 
 // FuzzParse checks that Parse never panics, that every host it returns is
 // lowercase without a trailing dot, that a host from a clean parse reads as
-// itself again, and that the WHATWG serialisation is stable.
+// itself again, that the WHATWG serialisation is stable, and that the
+// serialisation's shortcut (raw itself when it is already serialised) and
+// a reused buffer change nothing.
 func FuzzParse(f *testing.F) {
 	for _, tt := range parseTests {
 		f.Add(tt.in)
 	}
+	var buf [3]string
 	f.Fuzz(func(t *testing.T, raw string) {
 		checkTarget(t, raw)
+		if u, _ := parseWHATWG(raw); u.complete {
+			if a, b := u.serialiseFrom(raw), u.serialise(); a != b {
+				t.Errorf("serialiseFrom(%q) = %q, serialise = %q", raw, a, b)
+			}
+		}
+		lazy, lerr := ParseLazy(raw)
+		into, ierr := ParseLazyInto(raw, &buf)
+		if !slices.Equal(lazy.Hosts, into.Hosts) || !slices.Equal(lazy.URLs, into.URLs) || (lerr == nil) != (ierr == nil) {
+			t.Errorf("ParseLazyInto(%q) = %+v, %v; ParseLazy = %+v, %v", raw, into, ierr, lazy, lerr)
+		}
 		got, err := Parse(raw)
 		if err != nil {
 			return

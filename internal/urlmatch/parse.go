@@ -57,23 +57,31 @@ func schemeError(scheme string) error {
 // denied or asked about; Parse still returns the readings it could make so
 // that deny rules see them.
 func Parse(raw string) (Target, error) {
-	t, err := parse(raw)
+	t, err := parse(raw, new([3]string))
 	t.AltURLs = appendAltURLs(t.AltURLs, t.URLs)
 	return t, err
 }
 
 // ParseLazy is Parse without the deny-only AltURLs, which it leaves nil:
 // callers that need them compute them with [AltURLsOf] when a rule asks.
-func ParseLazy(raw string) (Target, error) { return parse(raw) }
+func ParseLazy(raw string) (Target, error) { return parse(raw, new([3]string)) }
+
+// ParseLazyInto is ParseLazy with the backing array of the usual one entry
+// of each list given by the caller, who reuses it: the Target (its slices,
+// not the strings in them) must not be used once buf is given to another
+// parse.
+func ParseLazyInto(raw string, buf *[3]string) (Target, error) {
+	*buf = [3]string{}
+	return parse(raw, buf)
+}
 
 // AltURLsOf returns the deny-only variants of urls that [Parse] puts in
 // Target.AltURLs.
 func AltURLsOf(urls []string) []string { return appendAltURLs(nil, urls) }
 
-func parse(raw string) (Target, error) {
-	// One allocation backs the usual one entry of each list; appending more
+func parse(raw string, lists *[3]string) (Target, error) {
+	// lists backs the usual one entry of each list; appending more
 	// reallocates instead of overwriting the neighbour.
-	lists := new([3]string)
 	t := Target{Raw: raw, Hosts: lists[0:0:1], URLs: lists[1:1:2], AltURLs: lists[2:2:3]}
 	u, err := parseWHATWG(raw)
 	switch {
@@ -83,7 +91,7 @@ func parse(raw string) (Target, error) {
 		t.addHost(bestEffortHost(u.hostText))
 	}
 	if u.complete {
-		t.URLs = append(t.URLs, u.serialise())
+		t.URLs = append(t.URLs, u.serialiseFrom(raw))
 	}
 
 	var gerr error
@@ -411,10 +419,30 @@ func firstErr(a, b error) error {
 	return b
 }
 
+// serialiseFrom is serialise for a URL parsed from raw: when raw is
+// already its own serialisation — the usual case, a lowercase host, no
+// userinfo, no default port, nothing to escape — it returns raw itself and
+// allocates nothing.
+func (u *whatwgURL) serialiseFrom(raw string) string {
+	var buf [256]byte
+	if n := len(u.scheme) + 3 + len(u.host) + len(u.port) + 3 + len(u.rest); n <= len(buf) {
+		if b := u.appendSerialised(buf[:0]); string(b) == raw {
+			return raw
+		}
+	}
+	return u.serialise()
+}
+
 // serialise returns the URL as a WHATWG parser serialises it, without
 // userinfo and with the host normalised.
 func (u *whatwgURL) serialise() string {
-	b := make([]byte, 0, len(u.scheme)+3+len(u.host)+len(u.port)+len(u.rest)+8)
+	b := u.appendSerialised(make([]byte, 0, len(u.scheme)+3+len(u.host)+len(u.port)+len(u.rest)+8))
+	// b is never written again: the string may share its memory.
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
+// appendSerialised appends the serialisation of u to b.
+func (u *whatwgURL) appendSerialised(b []byte) []byte {
 	b = append(b, u.scheme...)
 	b = append(b, "://"...)
 	if u.ipv6 {
@@ -428,9 +456,7 @@ func (u *whatwgURL) serialise() string {
 		b = append(b, ':')
 		b = append(b, u.port...)
 	}
-	b = appendPathQueryFragment(b, u.rest)
-	// b is never written again: the string may share its memory.
-	return unsafe.String(unsafe.SliceData(b), len(b))
+	return appendPathQueryFragment(b, u.rest)
 }
 
 func hostForURL(host string, ipv6 bool) string {
