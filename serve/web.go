@@ -87,14 +87,14 @@ func securityHeaders(w http.ResponseWriter) {
 
 // pageItem is one approval as the page shows it.
 type pageItem struct {
-	ID, Tool, Command, Input, Cwd, Agent, Session, Caller, Prompt, Revision string
-	Suggestions                                                             []string
-	Created, Expires, State, Approver                                       string
-	CanSession                                                              bool
+	ID, Tool, Server, Command, Input, Cwd, Agent, Session, Caller, Prompt, Revision string
+	Suggestions                                                                     []string
+	Created, Expires, State, Approver                                               string
+	CanSession                                                                      bool
 }
 
 func (s *Server) item(a store.Approval) pageItem {
-	it := pageItem{ID: a.ID, Tool: Visible(a.Tool), Cwd: Visible(a.Cwd), Agent: Visible(a.Agent),
+	it := pageItem{ID: a.ID, Tool: Visible(a.Tool), Server: Visible(a.Server), Cwd: Visible(a.Cwd), Agent: Visible(a.Agent),
 		Session: Visible(a.Session), Caller: Visible(a.Caller), Prompt: visibleLines(a.Prompt), Revision: a.Revision,
 		Created: a.Created.Format(time.RFC3339), Expires: a.Expires.Format(time.RFC3339), State: string(a.State),
 		Approver: Visible(a.Approver), CanSession: a.Session != "" && len(a.Suggestions) > 0}
@@ -276,7 +276,7 @@ button{margin-right:.5rem}
 {{if not .Items}}<p id="empty">No pending approvals.</p>{{end}}
 {{range .Items}}
 <div class="card" id="{{.ID}}">
-<h2>{{.Tool}}</h2>
+<h2>{{.Tool}}{{if .Server}} <small>on MCP server <span class="server">{{.Server}}</span></small>{{end}}</h2>
 {{if .Command}}<p>Command:</p><pre class="command">{{.Command}}</pre>{{end}}
 <p>What will happen:</p><pre class="prompt">{{.Prompt}}</pre>
 <dl>

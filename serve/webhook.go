@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/toolgate/toolgate/store"
@@ -259,27 +260,35 @@ func (s *Server) deliverWebhooks(ctx context.Context) {
 	}
 	s.log.Info("delivering webhooks", "replica", s.replica)
 	var wg sync.WaitGroup
+	var idle atomic.Int64 // workers waiting for a delivery
 	for range webhookWorkers {
 		wg.Go(func() {
 			for {
+				idle.Add(1)
 				select {
 				case <-ctx.Done():
+					idle.Add(-1)
 					return
 				case d := <-s.hooks:
+					idle.Add(-1)
 					s.deliver(ctx, wh, d)
 				}
 			}
 		})
 	}
 	wg.Go(func() {
-		t := time.NewTicker(wh.retry.poll)
-		defer t.Stop()
 		for {
-			s.claimDue(ctx, wh)
+			// Claim only what idle workers can start at once, so that
+			// replicas share a backlog; while one remains, look again
+			// soon.
+			wait := wh.retry.poll
+			if s.claimDue(ctx, wh, int(idle.Load())-len(s.hooks)) > 0 {
+				wait = min(wait, claimAgain)
+			}
 			select {
 			case <-ctx.Done():
 				return
-			case <-t.C:
+			case <-time.After(wait):
 			}
 		}
 	})
@@ -298,27 +307,30 @@ func (s *Server) deliverWebhooks(ctx context.Context) {
 	}
 }
 
-// claimDue claims as many due deliveries as the queue has room for and
-// queues them.
-func (s *Server) claimDue(ctx context.Context, wh Webhook) {
-	free := min(cap(s.hooks)-len(s.hooks), 16)
-	if free <= 0 {
-		return
+// claimAgain is how soon a replica that claimed deliveries looks for more.
+const claimAgain = 50 * time.Millisecond
+
+// claimDue claims up to limit due deliveries and queues them, returning
+// how many it claimed.
+func (s *Server) claimDue(ctx context.Context, wh Webhook, limit int) int {
+	if limit <= 0 {
+		return 0
 	}
 	now := s.now()
 	ds, err := s.store.ClaimDeliveries(ctx, store.Claim{URL: wh.URL, Owner: s.replica, Now: now,
-		Until: now.Add(wh.retry.lease), Limit: free})
+		Until: now.Add(wh.retry.lease), Limit: limit})
 	if err != nil {
 		if ctx.Err() == nil {
 			s.log.Warn("claiming webhook deliveries", "err", err)
 		}
-		return
+		return 0
 	}
 	for _, d := range ds {
 		s.m.webhookResumed.Inc()
 		s.log.Info("resuming a webhook delivery", "approval", d.Approval, "delivery", d.ID, "attempts", d.Attempts)
 		s.queueDelivery(d)
 	}
+	return len(ds)
 }
 
 // save writes d's progress, even while shutting down (with a bound of its
@@ -684,8 +696,12 @@ func slackText(a store.Approval, url string) string {
 	if a.Agent != "" {
 		who += " (agent " + a.Agent + ")"
 	}
+	tool := esc(a.Tool)
+	if a.Server != "" {
+		tool += " (MCP server " + esc(a.Server) + ")"
+	}
 	text := fmt.Sprintf("toolgate: %s asks to run %s\n```%s```\napproval %s, expires %s",
-		esc(who), esc(a.Tool), esc(a.Prompt), a.ID, a.Expires.Format(time.RFC3339))
+		esc(who), tool, esc(a.Prompt), a.ID, a.Expires.Format(time.RFC3339))
 	if url != "" {
 		text += "\n<" + url + "|Answer it>"
 	}

@@ -760,16 +760,20 @@ func (s *sqlStore) ClaimDeliveries(ctx context.Context, c Claim) ([]Delivery, er
 	now := ms(c.Now)
 	var out []Delivery
 	err := s.withTx(ctx, "", func(tx *sql.Tx) (bool, error) {
-		// The outer conditions repeat the inner ones: on PostgreSQL a row
-		// that another claim changed meanwhile is checked again as it now
-		// is, so a lease just taken is never taken twice.
-		rows, err := tx.QueryContext(ctx, s.q(`UPDATE webhook_deliveries SET owner = ?, lease_ms = ?
-			WHERE state = 'pending' AND url = ? AND next_ms <= ? AND lease_ms <= ? AND id IN (
+		// The ids are chosen once, in a materialised CTE: PostgreSQL may
+		// evaluate a LIMIT subquery in the WHERE clause more than once,
+		// claiming more than the limit. The outer conditions repeat the
+		// inner ones: a row that another claim changed meanwhile is
+		// checked again as it now is, so a lease just taken is never
+		// taken twice.
+		rows, err := tx.QueryContext(ctx, s.q(`WITH due AS MATERIALIZED (
 				SELECT id FROM webhook_deliveries
 				WHERE state = 'pending' AND url = ? AND next_ms <= ? AND lease_ms <= ?
 				ORDER BY next_ms, created_ms LIMIT ?`+s.d.skipLocked+`)
+			UPDATE webhook_deliveries SET owner = ?, lease_ms = ?
+			WHERE state = 'pending' AND url = ? AND next_ms <= ? AND lease_ms <= ? AND id IN (SELECT id FROM due)
 			RETURNING `+deliveryCols+`, body`),
-			c.Owner, ms(c.Until), c.URL, now, now, c.URL, now, now, limit)
+			c.URL, now, now, limit, c.Owner, ms(c.Until), c.URL, now, now)
 		if err != nil {
 			return false, err
 		}

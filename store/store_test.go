@@ -575,7 +575,17 @@ func deliveryConformance(t *testing.T, open opener) {
 				t.Fatalf("claim %+v = %+v, %v", c, got, err)
 			}
 		}
-		got, err := s2.ClaimDeliveries(ctx, Claim{URL: url, Owner: "r2", Now: t0.Add(3 * time.Minute), Until: t0.Add(4 * time.Minute)})
+		// Two more, due and free, behind it: a claim of one takes the
+		// oldest due, and leaves the rest.
+		for _, due := range []time.Duration{62 * time.Second, 63 * time.Second} {
+			b := newApproval(k, t0, time.Hour)
+			extra := newDelivery(b, "", time.Time{})
+			extra.Next = t0.Add(due)
+			if err := s.CreateApproval(ctx, b, extra); err != nil {
+				t.Fatal(err)
+			}
+		}
+		got, err := s2.ClaimDeliveries(ctx, Claim{URL: url, Owner: "r2", Now: t0.Add(3 * time.Minute), Until: t0.Add(4 * time.Minute), Limit: 1})
 		if err != nil || len(got) != 1 {
 			t.Fatalf("claim after the lease = %+v, %v", got, err)
 		}
@@ -596,13 +606,17 @@ func deliveryConformance(t *testing.T, open opener) {
 		if ok, _ := s2.SaveDelivery(ctx, c); ok {
 			t.Fatal("a delivered delivery was saved again")
 		}
+		if n, _ := s.CountDeliveries(ctx, DeliveryPending); n != 2 {
+			t.Fatalf("%d pending, want the 2 not claimed", n)
+		}
 		list, err := s.Deliveries(ctx, DeliveryFilter{Approval: a.ID})
 		if err != nil || len(list) != 1 || list[0].State != DeliveryDelivered || list[0].Attempts != 2 ||
 			!list[0].Delivered.Equal(t0.Add(3*time.Minute)) || list[0].Body != "" {
 			t.Fatalf("Deliveries = %+v, %v", list, err)
 		}
-		if got, _ := s.ClaimDeliveries(ctx, Claim{URL: url, Owner: "r3", Now: t0.Add(time.Hour), Until: t0.Add(2 * time.Hour)}); len(got) != 0 {
-			t.Fatalf("a delivered delivery was claimed: %+v", got)
+		if got, _ := s.ClaimDeliveries(ctx, Claim{URL: url, Owner: "r3", Now: t0.Add(time.Hour), Until: t0.Add(2 * time.Hour)}); len(got) != 2 ||
+			got[0].Next.After(got[1].Next) {
+			t.Fatalf("the claim of the other two (oldest due first): %+v", got)
 		}
 		if _, err := s.ClaimDeliveries(ctx, Claim{URL: url, Owner: "r3", Now: t0, Until: t0}); err == nil {
 			t.Fatal("a claim with no lease was accepted")
@@ -634,6 +648,9 @@ func deliveryConformance(t *testing.T, open opener) {
 					}
 					if len(got) == 0 {
 						return
+					}
+					if len(got) > 3 {
+						t.Errorf("a claim with limit 3 took %d", len(got))
 					}
 					mu.Lock()
 					for _, d := range got {
