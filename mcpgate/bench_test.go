@@ -135,7 +135,7 @@ func BenchmarkGate(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
 		start := time.Now()
-		v := f.proxy.decide(e, args)
+		v := f.proxy.decide(e, args, "s")
 		_ = argsDigest(args)
 		if v.outcome != outAllow || !f.proxy.audit(ctx, v, "s", false, start) {
 			b.Fatal("not allowed")

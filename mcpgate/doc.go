@@ -46,6 +46,24 @@
 // arguments is refused. A client without the elicitation capability cannot
 // be asked: the call is denied, and the reason says so.
 //
+// # Deciding remotely
+//
+// With Options.Checker instead of an Engine, every decision is the
+// Checker's: a remote decision service ("toolgate mcp --server", through
+// package serve's client), so that a fleet's gateways share one policy and
+// one decision log. Each call it is sent carries its MCP server and a
+// session id (the downstream session's, or one random id per proxy for a
+// stdio client). tools/list shows what the Checker says
+// ([ToolVisibility]); when it cannot say, every tool is listed and logged,
+// since visibility is no authorisation and each call is still the
+// Checker's to decide. An ask of the Checker's is first offered to its
+// out-of-band approval ([ApprovalWaiter]: a person answers it on the
+// service, within a bound); what stands after is put to the client's user
+// as above, and a client that cannot be asked is denied with how to
+// approve the call and retry it. An ask the proxy makes itself (a
+// destructive annotation) is not the Checker's, and is only put to the
+// client's user.
+//
 // # Pinning tool definitions
 //
 // A [Lock] (the lock file "toolgate mcp lock" writes) records a digest of
@@ -74,5 +92,6 @@
 // that stops is restarted with a growing delay; its calls are refused with
 // the reason meanwhile.
 //
-// All access to the policy engine is in one file (engine.go).
+// All access to the policy engine, or the Checker, is in one file
+// (engine.go).
 package mcpgate

@@ -8,6 +8,8 @@ package mcpgate
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"strings"
@@ -19,6 +21,38 @@ import (
 
 // Engine is the policy engine the proxy asks; see [toolgate.NewEngine].
 type Engine = toolgate.Engine
+
+// Checker decides calls in place of an in-process [Engine]
+// (Options.Checker): a remote decision service's client, for one. It must
+// be safe for concurrent use, and fail closed: an error is a deny.
+type Checker = toolgate.Checker
+
+// ToolVisibility is implemented by a [Checker] that can say for a whole
+// listing at once which tools the model is shown (a remote decision
+// service answers in one request). The proxy asks it each time it filters
+// a server's tools. A tool the answer leaves out, or every tool when the
+// error is not nil, is listed: visibility is no authorisation, and each
+// call of a listed tool is still decided by the Checker.
+//
+// A Checker that implements [toolgate.Visibility] instead is asked
+// ExposeToModel tool by tool; one that implements neither shows every tool.
+type ToolVisibility interface {
+	ExposedTools(ctx context.Context, tools []string) (map[string]bool, error)
+}
+
+// ApprovalWaiter is implemented by a [Checker] whose asks become durable
+// approvals that a person answers out of band (a toolgate decision
+// service). When the Checker asks about a call, the proxy calls
+// AwaitApproval before it asks the client's user: it decides the call
+// again and, while it is an ask with an approval, waits (within the
+// Checker's own bound) for a person to answer. It returns the decision
+// then: an allow or a modify once approved, a deny when denied or expired,
+// and an ask when nobody answered in time, with pending saying how a
+// person approves it ("approval pending: ID — approve it at URL, then
+// retry the call"). ctx ends with the tool call.
+type ApprovalWaiter interface {
+	AwaitApproval(ctx context.Context, c toolgate.Call) (d toolgate.Decision, pending string)
+}
 
 // outcome is what the proxy does with a call. The zero value is deny.
 type outcome uint8
@@ -44,6 +78,11 @@ type verdict struct {
 	// byRule reports whether the deciding reason is an allow rule a
 	// person wrote (a file rule or a session rule), not a default or a mode.
 	byRule bool
+	// policyAsk reports that the ask is the policy's own (not one the
+	// proxy made of an allow); pending says how a person answers it out of
+	// band, when the Checker keeps it as an approval.
+	policyAsk bool
+	pending   string
 
 	call toolgate.Call
 	d    toolgate.Decision
@@ -70,26 +109,47 @@ func (v verdict) reason() string {
 	return b.String()
 }
 
-// policy wraps the engine with the calls' context.
+// policy wraps the engine, or the checker, with the calls' context.
 type policy struct {
 	e         *toolgate.Engine
+	chk       toolgate.Checker // when e is nil
 	cwd, home string
+	// session is the session id sent to chk with the calls of a
+	// downstream session that has none of its own (stdio): one per proxy.
+	session string
 }
 
-// decide asks the engine about a call of an MCP tool. A panic is a deny.
-func (p *policy) decide(tool, server string, input json.RawMessage, notReadOnly bool) verdict {
-	return p.decideCall(toolgate.Call{Tool: tool, Server: server, Input: input, NotReadOnly: notReadOnly})
+// newSessionID is a random session id for a proxy's calls to a checker.
+func newSessionID() string {
+	b := make([]byte, 12)
+	rand.Read(b)
+	return "mcp-" + hex.EncodeToString(b)
+}
+
+// decide asks the engine about a call of an MCP tool made in the
+// downstream session. A panic is a deny.
+func (p *policy) decide(tool, server, session string, input json.RawMessage, notReadOnly bool) verdict {
+	return p.decideCall(toolgate.Call{Tool: tool, Server: server, Input: input, NotReadOnly: notReadOnly}, session)
 }
 
 // decideRead asks the engine about reading a file (resources/read of a
 // file: URI): a Read-kind call of path.
-func (p *policy) decideRead(server, path string) verdict {
+func (p *policy) decideRead(server, session, path string) verdict {
 	in, _ := json.Marshal(map[string]string{"file_path": path})
-	return p.decideCall(toolgate.Call{Tool: "Read", Server: server, Input: in})
+	return p.decideCall(toolgate.Call{Tool: "Read", Server: server, Input: in}, session)
 }
 
-func (p *policy) decideCall(c toolgate.Call) (v verdict) {
+// decideCall decides c. A checker (not the in-process engine, which has
+// no use for it) is told the session, so that a decision service can keep
+// session rules and approvals per session.
+func (p *policy) decideCall(c toolgate.Call, session string) (v verdict) {
 	c.Cwd, c.Home = p.cwd, p.home
+	if p.e == nil && p.chk != nil {
+		c.Session = session
+		if c.Session == "" {
+			c.Session = p.session
+		}
+	}
 	v.call = c
 	start := time.Now()
 	defer func() {
@@ -98,11 +158,20 @@ func (p *policy) decideCall(c toolgate.Call) (v verdict) {
 		}
 		v.eval = time.Since(start)
 	}()
-	if p == nil || p.e == nil {
+	switch {
+	case p.e != nil:
+		v.set(p.e.Decide(c))
+	case p.chk != nil:
+		v.set(p.chk.Decide(c))
+	default:
 		v.d = toolgate.Denial(toolgate.KindError, "no policy engine")
-		return v
 	}
-	v.d = p.e.Decide(c)
+	return v
+}
+
+// set makes d the verdict's decision.
+func (v *verdict) set(d toolgate.Decision) {
+	v.d = d
 	switch v.d.Outcome {
 	case toolgate.Allow:
 		v.outcome = outAllow
@@ -120,10 +189,33 @@ func (p *policy) decideCall(c toolgate.Call) (v verdict) {
 	default:
 		v.outcome = outDeny
 	}
+	v.policyAsk = v.outcome == outAsk
 	if r := v.d.Reason(); r.Kind == toolgate.KindRule || r.Kind == toolgate.KindSession {
 		v.byRule = r.Effect == "allow" || r.Effect == "ask" || r.Effect == "rewrite"
 	}
-	return v
+}
+
+// await lets a person answer the policy's own ask v out of band, when the
+// checker keeps its asks as approvals ([ApprovalWaiter]); the verdict is
+// then the checker's decision after the wait. Any other verdict is
+// returned as it is. A panic is a deny.
+func (p *policy) await(ctx context.Context, v verdict) (out verdict) {
+	w, ok := p.chk.(ApprovalWaiter)
+	if p.e != nil || !ok || !v.policyAsk {
+		return v
+	}
+	out = verdict{call: v.call, eval: v.eval}
+	defer func() {
+		if r := recover(); r != nil {
+			out = verdict{call: v.call, eval: v.eval, d: toolgate.Denial(toolgate.KindError, fmt.Sprintf("waiting for an approval failed: %v", r))}
+		}
+	}()
+	d, pending := w.AwaitApproval(ctx, v.call)
+	out.set(d)
+	if out.outcome == outAsk {
+		out.pending = pending
+	}
+	return out
 }
 
 // passed is the verdict recorded for a request the proxy passes through
@@ -190,6 +282,48 @@ func (p *policy) visible(tool string) (ok bool) {
 	return p != nil && p.e != nil && p.e.ExposeToModel(tool)
 }
 
+// visibility returns what the policy shows of a listing of tools (their
+// rule names): the engine's ExposeToModel, or the checker's answer (see
+// [ToolVisibility]). When the checker cannot answer, the error says why
+// and every tool is listed; its calls are still decided by the checker.
+// A panic hides the tool.
+func (p *policy) visibility(ctx context.Context, tools []string) (func(string) bool, error) {
+	if p.e != nil || p.chk == nil {
+		return p.visible, nil
+	}
+	switch v := p.chk.(type) {
+	case ToolVisibility:
+		shown, err := func() (m map[string]bool, err error) {
+			defer func() {
+				if r := recover(); r != nil {
+					m, err = map[string]bool{}, nil
+					for _, t := range tools {
+						m[t] = false
+					}
+				}
+			}()
+			return v.ExposedTools(ctx, tools)
+		}()
+		if err != nil {
+			return func(string) bool { return true }, err
+		}
+		return func(tool string) bool {
+			ok, known := shown[tool]
+			return ok || !known
+		}, nil
+	case toolgate.Visibility:
+		return func(tool string) (ok bool) {
+			defer func() {
+				if recover() != nil {
+					ok = false
+				}
+			}()
+			return v.ExposeToModel(tool)
+		}, nil
+	}
+	return func(string) bool { return true }, nil
+}
+
 // revision identifies the policy in force ("" if unknown).
 func (p *policy) revision() (rev string) {
 	defer func() {
@@ -197,10 +331,16 @@ func (p *policy) revision() (rev string) {
 			rev = ""
 		}
 	}()
-	if p == nil || p.e == nil {
+	switch {
+	case p == nil:
 		return ""
+	case p.e != nil:
+		return p.e.Config().Revision()
 	}
-	return p.e.Config().Revision()
+	if r, ok := p.chk.(interface{ Revision() string }); ok {
+		return r.Revision()
+	}
+	return ""
 }
 
 // record writes v to the audit sink. asked says whether a person was (or
@@ -211,7 +351,9 @@ func record(ctx context.Context, sink audit.Sink, v verdict, revision, session s
 		return nil
 	}
 	c := v.call
-	c.Session = session
+	if c.Session == "" {
+		c.Session = session
+	}
 	ev := audit.NewEvent(c, v.d, v.eval, revision, nil)
 	ev.Asked = asked
 	if ev.Outcome == toolgate.Ask {

@@ -22,11 +22,18 @@ import (
 	"github.com/toolgate/toolgate/audit"
 )
 
-// Options configure a Proxy. Engine and Servers are required; the zero
-// value of every other field is a safe default.
+// Options configure a Proxy. Servers and one of Engine and Checker are
+// required; the zero value of every other field is a safe default.
 type Options struct {
-	// Engine decides every call.
+	// Engine decides every call, in process.
 	Engine *Engine
+	// Checker, instead of Engine, decides every call: a remote decision
+	// service, for one. It may also say which tools are listed
+	// ([ToolVisibility]) and keep its asks as approvals a person answers
+	// out of band ([ApprovalWaiter]); its Revision() string method, if it
+	// has one, names the policy in force. Calls to it carry the downstream
+	// session's id, or one random id per proxy for sessions without one.
+	Checker Checker
 	// Servers are the upstream servers.
 	Servers []ServerSpec
 	// Cwd and Home are the working and home directories of the calls, for
@@ -135,8 +142,11 @@ func New(options *Options) (*Proxy, error) {
 	if options != nil {
 		opts = *options
 	}
-	if opts.Engine == nil {
+	if opts.Engine == nil && opts.Checker == nil {
 		return nil, errors.New("mcpgate: no policy engine")
+	}
+	if opts.Engine != nil && opts.Checker != nil {
+		return nil, errors.New("mcpgate: give an Engine or a Checker, not both")
 	}
 	if len(opts.Servers) == 0 {
 		return nil, errors.New("mcpgate: no servers")
@@ -160,7 +170,11 @@ func New(options *Options) (*Proxy, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcpgate: %v", err)
 	}
-	p := &Proxy{opts: opts, lock: opts.Lock, policy: &policy{e: opts.Engine, cwd: opts.Cwd, home: opts.Home}, state: st,
+	pol := &policy{e: opts.Engine, chk: opts.Checker, cwd: opts.Cwd, home: opts.Home}
+	if pol.e == nil {
+		pol.session = newSessionID()
+	}
+	p := &Proxy{opts: opts, lock: opts.Lock, policy: pol, state: st,
 		byName: map[string]*upstream{}, exposed: map[string]*toolEntry{}, hidden: map[string]hiddenTool{},
 		resources: map[string]string{}, prompts: map[string]string{}, promptDefs: map[string]string{}, resourceDefs: map[string]string{}, templates: map[string]*upstream{}}
 	for _, s := range opts.Servers {
@@ -303,7 +317,11 @@ func (p *Proxy) refresh(ctx context.Context, u *upstream) error {
 			tools = append(tools, t)
 		}
 	}
-	p.exposeTools(u, tools)
+	visible, err := p.policy.visibility(lctx, ruleNames(u, tools))
+	if err != nil {
+		p.opts.Logger.Warn(fmt.Sprintf("mcp server %q: the policy cannot say which tools to show (%v); every tool is listed, and each call is still decided by it", u.spec.Name, err))
+	}
+	p.exposeTools(u, tools, visible)
 	if caps != nil && caps.Prompts != nil {
 		var prompts []*mcp.Prompt
 		for pr, err := range cs.Prompts(lctx, nil) {
@@ -336,8 +354,21 @@ func (p *Proxy) refresh(ctx context.Context, u *upstream) error {
 	return nil
 }
 
-// exposeTools replaces the server's tools in the downstream listing.
-func (p *Proxy) exposeTools(u *upstream, tools []*mcp.Tool) {
+// ruleNames are the names rules give the server's tools (those that are
+// tool names).
+func ruleNames(u *upstream, tools []*mcp.Tool) []string {
+	names := make([]string, 0, len(tools))
+	for _, t := range tools {
+		if t != nil && toolName.MatchString("mcp__"+u.spec.Name+"__"+t.Name) {
+			names = append(names, "mcp__"+u.spec.Name+"__"+t.Name)
+		}
+	}
+	return names
+}
+
+// exposeTools replaces the server's tools in the downstream listing;
+// visible says which tools (by rule name) the policy shows.
+func (p *Proxy) exposeTools(u *upstream, tools []*mcp.Tool, visible func(string) bool) {
 	prefix := "mcp__" + u.spec.Name + "__"
 	next := map[string]*toolEntry{}
 	hidden := map[string]string{}
@@ -368,7 +399,7 @@ func (p *Proxy) exposeTools(u *upstream, tools []*mcp.Tool) {
 		if p.opts.Pin != PinOff {
 			ps = checkPin(p.currentLock(), u.spec.Name, t)
 		}
-		visible := p.policy.visible(name)
+		visible := visible(name)
 		if ps != pinMatch {
 			why := map[pinState]string{
 				pinUnpinned:   "its definition is not pinned in the lock file",
@@ -530,20 +561,29 @@ func (p *Proxy) callTool(ctx context.Context, req *mcp.CallToolRequest, e *toolE
 	if req.Params.RequestState != "" || len(req.Params.InputResponses) > 0 {
 		return p.answered(ctx, req, e, args, session, start)
 	}
-	v = p.decide(e, args)
+	v = p.decide(e, args, session)
+	asked := false
+	if v.outcome == outAsk && v.policyAsk {
+		// A person may answer it out of band (a decision service's
+		// approval); the wait is not the proxy's latency.
+		wait := time.Now()
+		v = p.policy.await(ctx, v)
+		start = start.Add(time.Since(wait))
+		asked = v.outcome != outAsk
+	}
 	switch v.outcome {
 	case outAllow, outModify:
-		return p.forward(ctx, req, e, v, args, session, false, start)
+		return p.forward(ctx, req, e, v, args, session, asked, start)
 	case outAsk:
 		return p.ask(ctx, req, e, v, args, session, start)
 	}
-	p.audit(ctx, v, session, false, start)
+	p.audit(ctx, v, session, asked, start)
 	return denied("toolgate denied the call: " + v.reason())
 }
 
 // decide asks the policy about a call and applies the tool's annotations.
-func (p *Proxy) decide(e *toolEntry, args json.RawMessage) verdict {
-	v := p.policy.decide(e.rule, e.up.spec.Name, args, e.effect.notReadOnly)
+func (p *Proxy) decide(e *toolEntry, args json.RawMessage, session string) verdict {
+	v := p.policy.decide(e.rule, e.up.spec.Name, session, args, e.effect.notReadOnly)
 	if e.effect.destructive && (v.outcome == outAllow || v.outcome == outModify) && !v.byRule {
 		v = v.ask(fmt.Sprintf("the server %q declares %s destructive, and no rule of yours allows it", e.up.spec.Name, e.rule))
 	}
@@ -571,7 +611,7 @@ func (p *Proxy) forward(ctx context.Context, req *mcp.CallToolRequest, e *toolEn
 			p.audit(ctx, v, session, asked, start)
 			return denied("toolgate denied the call: " + v.reason())
 		}
-		again := p.decide(e, v.input)
+		again := p.decide(e, v.input, session)
 		if again.outcome == outDeny || (again.outcome == outAsk && !asked) {
 			v = v.deny(false, "the rewritten call is not allowed: "+again.reason())
 			p.audit(ctx, v, session, asked, start)
@@ -636,7 +676,11 @@ func progressToken(t any) any {
 func (p *Proxy) ask(ctx context.Context, req *mcp.CallToolRequest, e *toolEntry, v verdict, args json.RawMessage, session string, start time.Time) *mcp.CallToolResult {
 	caps := req.ClientCapabilities()
 	if caps == nil || caps.Elicitation == nil {
-		v = v.deny(false, "the call needs a person's approval, and this MCP client cannot be asked (it did not declare the elicitation capability)")
+		why := "the call needs a person's approval, and this MCP client cannot be asked (it did not declare the elicitation capability)"
+		if v.pending != "" {
+			why += "; " + v.pending
+		}
+		v = v.deny(false, why)
 		p.audit(ctx, v, session, true, start)
 		return denied("toolgate denied the call: " + v.reason())
 	}
@@ -677,7 +721,7 @@ func (p *Proxy) ask(ctx context.Context, req *mcp.CallToolRequest, e *toolEntry,
 // request state this proxy issued for this very call, unexpired and
 // unused, and the answer must be an approval.
 func (p *Proxy) answered(ctx context.Context, req *mcp.CallToolRequest, e *toolEntry, args json.RawMessage, session string, start time.Time) *mcp.CallToolResult {
-	v := p.decide(e, args)
+	v := p.decide(e, args, session)
 	if err := p.state.verify(req.Params.RequestState, e.rule, argsDigest(args), p.policy.revision()); err != nil {
 		v = v.deny(false, "the approval is refused: "+err.Error())
 		p.audit(ctx, v, session, true, start)
@@ -906,16 +950,24 @@ func (p *Proxy) readResource(ctx context.Context, req *mcp.ReadResourceRequest, 
 		}
 	}()
 	if pu, perr := url.Parse(uri); perr == nil && pu.Scheme == "file" && (pu.Host == "" || pu.Host == "localhost") && pu.Path != "" {
-		v = p.policy.decideRead(u.spec.Name, pu.Path)
+		v = p.policy.decideRead(u.spec.Name, session, pu.Path)
 	} else {
 		in, _ := json.Marshal(map[string]string{"uri": uri})
-		v = p.policy.decide("mcp__"+u.spec.Name+"__resources/read", u.spec.Name, in, false)
+		v = p.policy.decide("mcp__"+u.spec.Name+"__resources/read", u.spec.Name, session, in, false)
+	}
+	if v.outcome == outAsk {
+		// Only an answer out of band can approve a read.
+		v = p.policy.await(ctx, v)
 	}
 	switch v.outcome {
 	case outAllow, outModify:
 		// A rewrite has nothing to rewrite in a URI read: the read runs as asked.
 	case outAsk:
-		v = v.deny(false, "reading a resource that needs approval is not supported; allow or deny it by rule")
+		why := "reading a resource that needs approval is not supported; allow or deny it by rule"
+		if v.pending != "" {
+			why = "reading a resource that needs approval cannot be asked through the MCP client; " + v.pending
+		}
+		v = v.deny(false, why)
 		fallthrough
 	default:
 		p.audit(ctx, v, session, false, start)
