@@ -32,7 +32,8 @@ durable approvals that a person answers on the /approvals page or with
 Endpoints: POST /v1/decide and /v1/decide:batch (the toolgate check JSON
 contract, plus "revision" and, for an ask, "approval"); POST
 /access/v1/evaluation(s) (OpenID AuthZEN); GET /v1/policy; /v1/session-rules;
-/v1/approvals; /approvals (web page); /healthz, /readyz, /metrics.
+/v1/approvals; GET /v1/webhooks/deliveries (admin); /approvals (web page);
+/healthz, /readyz, /metrics.
 
 The policy files are checked every --reload-interval and reloaded when they
 change; a file that does not load keeps the previous policy in force and is
@@ -65,7 +66,7 @@ func (c *cli) serve(args []string) int {
 		approvalTTL = fs.Duration("approval-ttl", time.Hour, "how long an ask waits for an answer")
 		useWindow   = fs.Duration("use-window", 15*time.Minute, "how long after approval the call must be retried")
 		reload      = fs.Duration("reload-interval", 2*time.Second, "how often the policy and token files are checked (0: never)")
-		webhook     = fs.String("webhook", "", "POST new approval requests to `URL`")
+		webhook     = fs.String("webhook", "", "POST new approval requests to `URL` (deliveries are kept in the store and retried after a restart)")
 		slack       = fs.Bool("webhook-slack", false, "send the webhook as a Slack incoming-webhook message")
 		hookSecret  = fs.String("webhook-secret-file", "", "sign webhook deliveries with the secret in `FILE` (read once; one trailing newline dropped)")
 		cwd         = fs.String("cwd", "", "working `DIR` of calls that name none")
