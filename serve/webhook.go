@@ -260,18 +260,18 @@ func (s *Server) deliverWebhooks(ctx context.Context) {
 	}
 	s.log.Info("delivering webhooks", "replica", s.replica)
 	var wg sync.WaitGroup
-	var idle atomic.Int64 // workers waiting for a delivery
+	var idle atomic.Int64 // workers not busy with a delivery
+	idle.Store(webhookWorkers)
 	for range webhookWorkers {
 		wg.Go(func() {
 			for {
-				idle.Add(1)
 				select {
 				case <-ctx.Done():
-					idle.Add(-1)
 					return
 				case d := <-s.hooks:
 					idle.Add(-1)
 					s.deliver(ctx, wh, d)
+					idle.Add(1)
 				}
 			}
 		})
