@@ -34,6 +34,7 @@ const mcpUsage = `Usage:
 	toolgate mcp [flags] --servers FILE
 	toolgate mcp [flags] --upstream-name NAME -- COMMAND [ARGS...]
 	toolgate mcp [flags] --upstream-name NAME --upstream-url URL
+	toolgate mcp --server URL|@FILE --token-file FILE [--wait DURATION] [flags] ...
 	toolgate mcp lock [flags] [--servers FILE | --upstream-name NAME ...]
 	toolgate mcp wrap|unwrap CLIENT [flags]
 
@@ -43,6 +44,21 @@ standard files) before it reaches the server. Denied calls come back as tool
 errors with the deciding rule and its file:line:col; rewrites are checked
 against the tool's input schema; asks are put to the client's user
 (elicitation), and a client that cannot be asked gets a denial.
+
+With --server, every call is decided by a "toolgate serve" decision service
+instead ("@FILE" reads its URL from FILE; --token-file holds an agent token),
+so that many gateways share one policy and one decision log: the local
+policy files are not read for rules, and --config and --mode are refused.
+Each call is sent with its MCP server and a session id. tools/list shows what
+the service's policy shows (when the service cannot be asked, every tool is
+listed and each call is still decided by the service); the tools are
+filtered again when its policy revision changes. An ask the service records
+as an approval waits up to --wait for a person to answer it (toolgate
+approvals, or the service's page): approved, the call runs once; denied or
+expired, it is denied. Unanswered, the ask goes to the client's user as above,
+and a client that cannot be asked is denied with the approval to answer
+before retrying the call. An unreachable or misbehaving service denies
+every call, saying why.
 
 The upstream servers are those the mcp section of the toolgate files
 declares (mcp: {servers: {NAME: {command: [...]} or {url: ...}}}; only a
@@ -56,7 +72,8 @@ mcp__NAME__<tool> either way.
 
 The client talks to the proxy over standard input and output, or, with
 --listen 127.0.0.1:PORT, over streamable HTTP with the bearer token in
---token-file (created with a random token if missing).
+--listen-token-file (created with a random token if missing; without
+--server, --token-file names it too).
 
 Tool definitions are pinned: "toolgate mcp lock" records a digest of each
 tool's name, description, input schema and annotations in the lock file
@@ -65,8 +82,9 @@ user config directory). --pin enforce hides a tool that is unpinned or
 changed since it was pinned, warn only logs it, off does not compare; the
 default is enforce when the lock pins the configured servers, else warn.
 
-SIGHUP reloads the policy and the lock file and filters the tools again; a
-policy that does not load keeps the previous one in force.
+SIGHUP reloads the policy (not with --server: the service reloads its own)
+and the lock file and filters the tools again; a policy that does not load
+keeps the previous one in force.
 
 Flags:
 `
@@ -83,6 +101,9 @@ type proxyFlags struct {
 	auditPath   string
 	listen      string
 	tokenFile   string
+	listenToken string
+	server      string
+	wait        time.Duration
 	callTimeout time.Duration
 	askTimeout  time.Duration
 }
@@ -97,7 +118,10 @@ func (m *proxyFlags) register(fs *flag.FlagSet) {
 	fs.StringVar(&m.lock, "lock", "", "the lock `FILE` of pinned tool definitions")
 	fs.StringVar(&m.auditPath, "audit", "", "record every decision in `FILE` (SQLite for .db, else JSON Lines)")
 	fs.StringVar(&m.listen, "listen", "", "serve streamable HTTP on `ADDR` (a loopback host:port) instead of stdio")
-	fs.StringVar(&m.tokenFile, "token-file", "", "the bearer token `FILE` for --listen")
+	fs.StringVar(&m.tokenFile, "token-file", "", "with --server: the agent token's `FILE`; without: the bearer token file for --listen")
+	fs.StringVar(&m.listenToken, "listen-token-file", "", "the bearer token `FILE` for --listen (default: mcp-token in the toolgate user config directory)")
+	fs.StringVar(&m.server, "server", "", "decide with the toolgate decision service at `URL` (@FILE: the URL is in FILE)")
+	fs.DurationVar(&m.wait, "wait", 0, "with --server: wait up to `DURATION` for a person to answer an ask (0: do not wait)")
 	fs.DurationVar(&m.callTimeout, "call-timeout", 60*time.Second, "bound one request to an upstream server to `DURATION`")
 	fs.DurationVar(&m.askTimeout, "ask-timeout", 2*time.Minute, "how long a person has to answer an approval request")
 }
@@ -122,24 +146,47 @@ func (c *cli) mcp(args []string) int {
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
-	if m.listen != "" {
-		if err := mcpgate.CheckLoopback(m.listen); err != nil {
+	if code := c.mcpCheckFlags(&m); code != exitOK {
+		return code
+	}
+	var (
+		e      env
+		set    *config.Set
+		engine *toolgate.Engine
+		remote *mcpRemote
+	)
+	switch {
+	case m.server != "":
+		client, err := serveClient(m.server, m.tokenFile)
+		if err != nil {
+			c.errorf("mcp: --server: %v", err)
+			return exitUsage
+		}
+		remote = &mcpRemote{client: client, wait: m.wait}
+		if m.servers == "" && m.name == "" && len(fs.Args()) == 0 && m.url == "" {
+			// The servers come from the mcp section of the local files;
+			// their rules are not used.
+			l, code := c.load(&m.policy, false)
+			if code != exitOK {
+				return code
+			}
+			e, set = l.env, l.set
+		} else if e, err = c.resolveEnv(&m.policy); err != nil {
 			c.errorf("mcp: %v", err)
 			return exitUsage
 		}
-	} else if m.tokenFile != "" {
-		c.errorf("mcp: --token-file needs --listen")
-		return exitUsage
+	default:
+		l, code := c.load(&m.policy, true)
+		if code != exitOK {
+			return code
+		}
+		e, set, engine = l.env, l.set, toolgate.NewEngine(l.cfg)
 	}
-	l, code := c.load(&m.policy, true)
+	specs, code := c.mcpServers(&m, fs.Args(), set)
 	if code != exitOK {
 		return code
 	}
-	specs, code := c.mcpServers(&m, fs.Args(), l.set)
-	if code != exitOK {
-		return code
-	}
-	lockPath := c.mcpLockPath(&m, l.env.ucd)
+	lockPath := c.mcpLockPath(&m, e.ucd)
 	lock, err := readMCPLock(lockPath)
 	if err != nil {
 		c.errorf("mcp: %v", err)
@@ -162,9 +209,14 @@ func (c *cli) mcp(args []string) int {
 	if pin == mcpgate.PinWarn && lock == nil {
 		logger.Warn(fmt.Sprintf("no lock file %s: tool definitions are not pinned; run \"toolgate mcp lock\" to pin them", lockPath))
 	}
-	opts := mcpgate.Options{Engine: toolgate.NewEngine(l.cfg), Servers: specs, Cwd: l.env.cwd, Home: l.env.home,
+	opts := mcpgate.Options{Servers: specs, Cwd: e.cwd, Home: e.home,
 		Lock: lock, Pin: pin, CallTimeout: m.callTimeout, AskTimeout: m.askTimeout, Logger: logger,
 		ServerStderr: c.stderr, Version: versionString(), KeepNames: m.name != ""}
+	if remote != nil {
+		opts.Checker = remote
+	} else {
+		opts.Engine = engine
+	}
 	if sink != nil {
 		opts.Audit = sink
 	}
@@ -180,6 +232,9 @@ func (c *cli) mcp(args []string) int {
 		// The others are served; the failed ones are retried.
 		logger.Error(err.Error())
 	}
+	if remote != nil {
+		go remote.follow(ctx, p.Refilter, mcpFollowEvery, logger)
+	}
 	// SIGHUP reloads the policy and the lock file; a policy that does not
 	// load, or a lock that does not parse, keeps the one in force.
 	hup := make(chan os.Signal, 1)
@@ -187,14 +242,10 @@ func (c *cli) mcp(args []string) int {
 	defer signal.Stop(hup)
 	go func() {
 		for range hup {
-			if nl, code := c.load(&m.policy, true); code == exitOK {
-				if err := opts.Engine.Reload(nl.cfg); err != nil {
-					logger.Error(fmt.Sprintf("reload: %v; the previous policy stays in force", err))
-				} else {
-					logger.Info("policy reloaded")
-				}
-			} else {
-				logger.Error("reload: the policy did not load; the previous policy stays in force")
+			// With --server, the service reloads its own policy and the
+			// tools follow it (remote.follow).
+			if remote == nil {
+				c.mcpReloadPolicy(&m, opts.Engine, logger)
 			}
 			if nlock, err := readMCPLock(lockPath); err != nil {
 				logger.Error(fmt.Sprintf("reload: %v; the previous pins stay in force", err))
@@ -205,7 +256,7 @@ func (c *cli) mcp(args []string) int {
 		}
 	}()
 	if m.listen != "" {
-		return c.mcpListen(ctx, p, &m, l.env.ucd, logger)
+		return c.mcpListen(ctx, p, &m, e.ucd, logger)
 	}
 	t := &mcp.IOTransport{Reader: io.NopCloser(c.stdin), Writer: stdoutCloser{c.stdout}}
 	if err := p.Server().Run(ctx, t); err != nil && ctx.Err() == nil && !errors.Is(err, mcp.ErrConnectionClosed) && !errors.Is(err, io.EOF) {
@@ -213,6 +264,50 @@ func (c *cli) mcp(args []string) int {
 		return exitFailure
 	}
 	return exitOK
+}
+
+// mcpCheckFlags refuses flags that do not go together.
+func (c *cli) mcpCheckFlags(m *proxyFlags) int {
+	if m.listen != "" {
+		if err := mcpgate.CheckLoopback(m.listen); err != nil {
+			c.errorf("mcp: %v", err)
+			return exitUsage
+		}
+	}
+	switch {
+	case m.listen == "" && m.listenToken != "":
+		c.errorf("mcp: --listen-token-file needs --listen")
+	case m.server == "" && m.listen == "" && m.tokenFile != "":
+		c.errorf("mcp: --token-file needs --server (the service's agent token) or --listen")
+	case m.server == "" && m.listenToken != "" && m.tokenFile != "":
+		c.errorf("mcp: give --listen-token-file or --token-file, not both")
+	case m.server == "" && m.wait != 0:
+		c.errorf("mcp: --wait needs --server")
+	case m.server != "" && m.tokenFile == "":
+		c.errorf("mcp: --server needs --token-file, the file of an agent token of the service")
+	case m.server != "" && (len(m.policy.configs) > 0 || m.policy.claude || m.policy.mode != ""):
+		c.errorf("mcp: the policy is the service's: give --server or --config (--claude, --mode), not both")
+	case m.wait < 0:
+		c.errorf("mcp: --wait must not be negative")
+	default:
+		return exitOK
+	}
+	return exitUsage
+}
+
+// mcpReloadPolicy loads the policy again into engine; one that does not
+// load keeps the previous one in force.
+func (c *cli) mcpReloadPolicy(m *proxyFlags, engine *toolgate.Engine, logger *slog.Logger) {
+	nl, code := c.load(&m.policy, true)
+	if code != exitOK {
+		logger.Error("reload: the policy did not load; the previous policy stays in force")
+		return
+	}
+	if err := engine.Reload(nl.cfg); err != nil {
+		logger.Error(fmt.Sprintf("reload: %v; the previous policy stays in force", err))
+		return
+	}
+	logger.Info("policy reloaded")
 }
 
 type stdoutCloser struct{ io.Writer }
@@ -372,7 +467,10 @@ func mcpPinMode(flagValue string, lock *mcpgate.Lock, specs []mcpgate.ServerSpec
 
 // mcpListen serves the proxy over streamable HTTP on a loopback address.
 func (c *cli) mcpListen(ctx context.Context, p *mcpgate.Proxy, m *proxyFlags, ucd string, logger *slog.Logger) int {
-	tokenFile := m.tokenFile
+	tokenFile := m.listenToken
+	if tokenFile == "" && m.server == "" {
+		tokenFile = m.tokenFile
+	}
 	if tokenFile == "" {
 		tokenFile = filepath.Join(ucd, "mcp-token")
 	}
