@@ -545,6 +545,15 @@ func (an *analyzer) script(src string, depth int, dir string, io *redirInfo, par
 	if depth > MaxDepth {
 		an.deep(part)
 	}
+	if strings.IndexByte(src, '\r') >= 0 {
+		// The parser reads a carriage return as a blank (and backslash,
+		// CR, LF as a line continuation); bash reads it as an ordinary
+		// character of a word, so that `ls <CR>#; rm x` runs rm. The
+		// script is read with every CR replaced by a word character, as
+		// bash splits it, for deny only.
+		an.issue(src, "carriage return: bash reads it as part of a word, the parser as a blank")
+		src = strings.ReplaceAll(src, "\r", "_")
+	}
 	stmts, err := an.parse(src)
 	walked := src
 	if err != nil {

@@ -210,6 +210,39 @@ func TestUnanalysable(t *testing.T) {
 	}
 }
 
+// TestCarriageReturn checks that a carriage return, a blank to the parser
+// but a word character to bash, makes the command unanalysable and that
+// deny sees the commands bash runs.
+func TestCarriageReturn(t *testing.T) {
+	tests := []struct {
+		src  string
+		want string // a form some command must have ("" for none)
+	}{
+		{"ls \\\r\nrm x", "rm x"},                     // bash: ls $'\r', then rm x
+		{"ls \r# ; rm x", "rm x"},                     // bash: ls $'\r#'; rm x
+		{"ls\r\nrm x", "rm x"},                        // bash: ls$'\r', then rm x
+		{"cat <<EOF\rX\nEOF\rX\nrm x\nEOF\n", "rm x"}, // the delimiter is EOF\rX
+		{"bash -c $'ls \\\\\r\nrm x'", ""},
+		{"echo 'a\rb'", ""},
+	}
+	for _, tt := range tests {
+		a := analyze(t, tt.src)
+		if len(a.Unanalysable) == 0 || a.ReadOnly {
+			t.Errorf("%q: analysable (%+v), read-only %v", tt.src, a.Unanalysable, a.ReadOnly)
+		}
+		if tt.want == "" {
+			continue
+		}
+		var all []string
+		for _, c := range a.Commands {
+			all = append(all, formsStrings(c)...)
+		}
+		if !slices.Contains(all, tt.want) {
+			t.Errorf("%q: forms %q lack %q", tt.src, all, tt.want)
+		}
+	}
+}
+
 func TestParseErrorKeepsCommands(t *testing.T) {
 	a := analyze(t, "rm -rf /tmp/x; echo 'oops")
 	if len(a.Unanalysable) == 0 {
