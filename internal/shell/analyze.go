@@ -1200,8 +1200,10 @@ func (an *analyzer) decl(d *syntax.DeclClause, s *syntax.Stmt, sc scope) {
 	an.applyIO(c, sc.io)
 	sc.cmd = c
 	an.walkAssigns(d.Args, sc)
-	// A declaration without assignment only prints.
-	c.ReadOnly = len(d.Args) == 0 && len(c.Redirects) == 0
+	// Without arguments a declaration prints variables and their values
+	// (export and declare the whole environment), which may hold secrets;
+	// with arguments it sets attributes or values. Neither only reads.
+	c.ReadOnly = false
 }
 
 // safeVars are variables whose assignment cannot change what commands do
