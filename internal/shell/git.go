@@ -61,6 +61,15 @@ func (in *inspector) gitShow(a *argv) bool {
 	return true
 }
 
+// gitContent reads the operands of git diff and git blame as files: both
+// print the work-tree contents of the paths they name (git diff --no-index
+// of any two files). Revisions and paths are not told apart, so every
+// operand is read, and REV:path names its path as git show's do.
+func (in *inspector) gitContent(a *argv) bool {
+	in.read(a.ops...)
+	return in.gitShow(a)
+}
+
 // gitGrep searches the work tree below its paths.
 func (in *inspector) gitGrep(a *argv) bool {
 	ops := a.ops
