@@ -11,7 +11,7 @@ type agentEntry struct {
 	ordinal       int
 }
 
-func (c *Config) addAgent(name string, ap AgentPolicy, li int, l Layer) Diagnostics {
+func (c *Policy) addAgent(name string, ap AgentPolicy, li int, l Layer) Diagnostics {
 	var diags Diagnostics
 	e := c.agents[name]
 	if e == nil {
@@ -65,7 +65,7 @@ func (c *Config) addAgent(name string, ap AgentPolicy, li int, l Layer) Diagnost
 }
 
 // applyAgent makes a decision stricter with the calling sub-agent's entry.
-func (c *Config) applyAgent(cc *callCtx, d Decision) Decision {
+func (c *Policy) applyAgent(cc *callCtx, d Decision) Decision {
 	e := c.agents[cc.call.Agent]
 	if e == nil || d.Denied() {
 		return d
@@ -114,7 +114,7 @@ func (c *Config) applyAgent(cc *callCtx, d Decision) Decision {
 // AgentCanSee reports whether a sub-agent is shown a tool: its own entry's
 // allow or ask rules declare the tool, or the configuration exposes it; and
 // the entry's deny rules do not hide it.
-func (c *Config) AgentCanSee(agent, tool string) bool {
+func (c *Policy) AgentCanSee(agent, tool string) bool {
 	e := c.agents[agent]
 	if e == nil {
 		return c.ExposeToModel(tool)

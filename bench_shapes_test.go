@@ -14,7 +14,7 @@ import (
 // first word ("shared"), every path rule without a literal segment
 // ("globs"), or both halves mixed ("mixed"). The calls below match none of
 // the generated rules, so every rule an index fails to rule out is tried.
-func shapePolicy(tb testing.TB, shape string, n int) *toolgate.Config {
+func shapePolicy(tb testing.TB, shape string, n int) *toolgate.Policy {
 	tb.Helper()
 	c, err := toolgate.Compile([]toolgate.Layer{shapeLayer(shape, n)}, nil)
 	if err != nil {

@@ -11,7 +11,7 @@ import (
 
 // benchPolicy builds a policy of n rules spread over tools the way large
 // policies are: mostly shell commands and MCP tools, some paths and domains.
-func benchPolicy(tb testing.TB, n int) *toolgate.Config {
+func benchPolicy(tb testing.TB, n int) *toolgate.Policy {
 	tb.Helper()
 	c, err := toolgate.Compile([]toolgate.Layer{benchLayer(n)}, nil)
 	if err != nil {

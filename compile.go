@@ -226,16 +226,16 @@ func (rs *ruleSet) of(e Effect) *index {
 	return rs.ask
 }
 
-// Compile validates and compiles layers into a Config. Every malformed rule
+// Compile validates and compiles layers into a Policy. Every malformed rule
 // or setting is reported, with its position, in the returned error, which is
 // then a [Diagnostics]. Layers may come in any order; they are ordered by
 // priority, and layers of equal priority keep their order.
-func Compile(layers []Layer, opts *Options) (*Config, error) {
+func Compile(layers []Layer, opts *Options) (*Policy, error) {
 	var o Options
 	if opts != nil {
 		o = *opts
 	}
-	c := &Config{opts: o, defaultOutcome: Ask, defaultReadOnly: Invalid, enabled: true, mode: Mode{Name: ModeDefault}}
+	c := &Policy{opts: o, defaultOutcome: Ask, defaultReadOnly: Invalid, enabled: true, mode: Mode{Name: ModeDefault}}
 	var diags Diagnostics
 	ls := append([]Layer(nil), layers...)
 	for i := range ls {
@@ -387,7 +387,7 @@ func Compile(layers []Layer, opts *Options) (*Config, error) {
 
 // compileSession compiles the session layers into their own rule set;
 // idx holds each layer's index in c.layers (-1 for the runtime rules).
-func (c *Config) compileSession(ls []Layer, idx []int) (*ruleSet, Diagnostics) {
+func (c *Policy) compileSession(ls []Layer, idx []int) (*ruleSet, Diagnostics) {
 	var diags Diagnostics
 	rs := newRuleSet()
 	ord := -1 << 30 // session rules come before every other layer
@@ -549,7 +549,7 @@ type toolReading struct {
 // whose tool registry ignores case runs "BASH" as Bash, so deny and ask
 // rules must see the call as that kind; allow rules see the exact name only
 // (SPEC §1.1: allow matches tool names case-sensitively).
-func (c *Config) resolveUnknownTool(name, lower string) (toolEntry, []toolReading) {
+func (c *Policy) resolveUnknownTool(name, lower string) (toolEntry, []toolReading) {
 	info := c.applyToolGlobs(name, defaultToolEntry(name))
 	names := c.foldNames[lower]
 	if len(names) == 0 && len(c.toolGlobs) == 0 {
@@ -585,7 +585,7 @@ func (c *Config) resolveUnknownTool(name, lower string) (toolEntry, []toolReadin
 }
 
 // toolInfo returns the catalog entry for a tool name.
-func (c *Config) toolInfo(name string) toolEntry {
+func (c *Policy) toolInfo(name string) toolEntry {
 	info, ok := c.tools[name]
 	if !ok {
 		info = defaultToolEntry(name)
@@ -595,7 +595,7 @@ func (c *Config) toolInfo(name string) toolEntry {
 
 // applyToolGlobs applies the configuration's tool-glob entries that match
 // name to its catalog entry.
-func (c *Config) applyToolGlobs(name string, info toolEntry) toolEntry {
+func (c *Policy) applyToolGlobs(name string, info toolEntry) toolEntry {
 	for i := range c.toolGlobs {
 		if c.toolGlobs[i].glob.match(name) {
 			info = applyToolSpec(info, c.toolGlobs[i].spec)
@@ -632,7 +632,7 @@ type compiledPattern struct {
 // result; one it lacks (a rule read as shell only through a folded name)
 // is compiled there. A pattern is immutable, so rules with the same
 // specifier share it.
-func (c *Config) precompileShell(ls []Layer) map[string]compiledPattern {
+func (c *Policy) precompileShell(ls []Layer) map[string]compiledPattern {
 	var specs []string
 	n := 0
 	for _, l := range ls {
@@ -666,7 +666,7 @@ func (c *Config) precompileShell(ls []Layer) map[string]compiledPattern {
 	return out
 }
 
-func (c *Config) compileRule(s RuleSpec, e Effect, l Layer) (*crule, *Diagnostic) {
+func (c *Policy) compileRule(s RuleSpec, e Effect, l Layer) (*crule, *Diagnostic) {
 	fail := func(off int, format string, args ...any) (*crule, *Diagnostic) {
 		pos := s.Pos
 		if pos.Line > 0 {

@@ -7,16 +7,16 @@ import (
 	"github.com/toolgate/toolgate/internal/pathmatch"
 )
 
-// Checker decides calls. [Config] and [Engine] implement it, and so do the
+// Checker decides calls. [Policy] and [Engine] implement it, and so do the
 // gate's combination of a parent's and a sub-agent's checkers and the
 // decision service's client.
 type Checker interface {
 	Decide(c Call) Decision
 }
 
-// Config is a compiled configuration: layers of rules with their settings,
+// Policy is a compiled configuration: layers of rules with their settings,
 // ready to decide calls. It is immutable and safe for concurrent use.
-type Config struct {
+type Policy struct {
 	layers []Layer // sorted, highest priority first
 	opts   Options
 
@@ -47,26 +47,26 @@ type Config struct {
 }
 
 // Revision identifies the loaded configuration: a hash of every layer.
-func (c *Config) Revision() string { return c.revision }
+func (c *Policy) Revision() string { return c.revision }
 
 // Settings returns the scalar settings in force and the layer each comes
 // from, as the engine reads them: a command line showing them (explain)
 // needs no reading of its own.
-func (c *Config) Settings() Settings { return c.settings }
+func (c *Policy) Settings() Settings { return c.settings }
 
 // Mode returns the configured session mode.
-func (c *Config) Mode() Mode { return c.mode }
+func (c *Policy) Mode() Mode { return c.mode }
 
 // Layers returns the compiled layers, highest priority first.
-func (c *Config) Layers() []Layer { return append([]Layer(nil), c.layers...) }
+func (c *Policy) Layers() []Layer { return append([]Layer(nil), c.layers...) }
 
 // Precedence returns the precedence in force.
-func (c *Config) Precedence() Precedence { return c.precedence }
+func (c *Policy) Precedence() Precedence { return c.precedence }
 
 // CheckMode reports an error, naming the managed file, when a managed layer
 // disables mode m: a call in that mode is then denied as invalid. A command
 // line checks its --mode with it before deciding anything.
-func (c *Config) CheckMode(m ModeName) error {
+func (c *Policy) CheckMode(m ModeName) error {
 	if !c.disabledModes[m] {
 		return nil
 	}

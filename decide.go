@@ -14,7 +14,7 @@ import (
 
 // callCtx is everything known about one call while it is decided.
 type callCtx struct {
-	c     *Config
+	c     *Policy
 	call  Call
 	tool  string
 	lower string
@@ -110,7 +110,7 @@ var ctxPool = sync.Pool{New: func() any { return &callCtx{sc: new(callScratch)} 
 
 // Decide returns the decision for one call. It never panics: an internal
 // failure is a denial with reason kind "error".
-func (c *Config) Decide(call Call) (d Decision) {
+func (c *Policy) Decide(call Call) (d Decision) {
 	defer func() {
 		if r := recover(); r != nil {
 			d = Denial(KindError, fmt.Sprintf("internal error while deciding: %v", r))
@@ -135,7 +135,7 @@ func (c *Config) Decide(call Call) (d Decision) {
 // decideReadings decides the call as its tool is read and, when its name
 // folds to catalog names of several kinds, as each of them: deny sees every
 // form, so the strictest decision wins.
-func (c *Config) decideReadings(cc *callCtx) Decision {
+func (c *Policy) decideReadings(cc *callCtx) Decision {
 	d := c.decideRewritten(cc)
 	for _, alt := range cc.alts {
 		if d.Outcome == Deny {
@@ -152,7 +152,7 @@ func (c *Config) decideReadings(cc *callCtx) Decision {
 
 // finish applies the last step of evaluation: where nobody can be asked,
 // ask becomes deny.
-func (c *Config) finish(cc *callCtx, d Decision) Decision {
+func (c *Policy) finish(cc *callCtx, d Decision) Decision {
 	if d.Outcome != Ask {
 		return d
 	}
@@ -172,7 +172,7 @@ func (c *Config) finish(cc *callCtx, d Decision) Decision {
 }
 
 // prepare validates the call and reads what every step needs.
-func (c *Config) prepare(cc *callCtx, call *Call) *Decision {
+func (c *Policy) prepare(cc *callCtx, call *Call) *Decision {
 	if !validToolName(call.Tool) {
 		d := invalidf("tool name %q is invalid: want 1–128 characters from [A-Za-z0-9_.:/-]", truncate(call.Tool, 80))
 		return &d
@@ -486,7 +486,7 @@ func (b *best) beats(r *crule) bool { return b.r != nil && b.r.ordinal <= r.ordi
 // decideCore runs steps 2–7 of the order of evaluation (SPEC §6.3) for a
 // valid call, the same for every kind of tool: the call's reader (read.go)
 // turns it into parts, and each step is written here once over them.
-func (c *Config) decideCore(cc *callCtx) Decision {
+func (c *Policy) decideCore(cc *callCtx) Decision {
 	var buf [2]part // backing for the usual one or two parts
 	rd, inv := cc.read(buf[:0])
 	if inv != nil {

@@ -129,7 +129,7 @@ type Reason struct {
 // All readings of a rule (docs/rules.md, "Claude Code compatibility") share it. The zero RuleID,
 // whose List is 0, names no rule.
 type RuleID struct {
-	// Layer is the index of the rule's layer in [Config.Layers], highest
+	// Layer is the index of the rule's layer in [Policy.Layers], highest
 	// priority first; -1 for a rule added at run time, whose Index is then
 	// in the list of [Engine.SessionRules].
 	Layer int

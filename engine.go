@@ -8,15 +8,15 @@ import (
 	"sync/atomic"
 )
 
-// Engine is a [Config] with session rules that change at run time. Checks
+// Engine is a [Policy] with session rules that change at run time. Checks
 // run concurrently with changes and see either the old or the new rule set:
-// every change compiles a new immutable Config and swaps a pointer.
+// every change compiles a new immutable Policy and swaps a pointer.
 //
 // Session rules are never persisted by the library.
 type Engine struct {
 	mu      sync.Mutex // serialises changes
-	cur     atomic.Pointer[Config]
-	base    *Config
+	cur     atomic.Pointer[Policy]
+	base    *Policy
 	session SessionRules
 }
 
@@ -36,14 +36,14 @@ func (s *SessionRules) list(e Effect) *[]string {
 }
 
 // NewEngine returns an engine deciding with c and no runtime session rules.
-func NewEngine(c *Config) *Engine {
+func NewEngine(c *Policy) *Engine {
 	e := &Engine{base: c}
 	e.cur.Store(c)
 	return e
 }
 
-// Config returns the configuration in force, session rules included.
-func (e *Engine) Config() *Config { return e.cur.Load() }
+// Policy returns the configuration in force, session rules included.
+func (e *Engine) Policy() *Policy { return e.cur.Load() }
 
 // Decide decides a call with the configuration in force.
 func (e *Engine) Decide(c Call) Decision { return e.cur.Load().Decide(c) }
@@ -56,7 +56,7 @@ func (e *Engine) ExposeToModel(tool string) bool { return e.cur.Load().ExposeToM
 func (e *Engine) DeclaresToolAccess(tool string) bool { return e.cur.Load().DeclaresToolAccess(tool) }
 
 // Reload replaces the base configuration, keeping the session rules.
-func (e *Engine) Reload(c *Config) error {
+func (e *Engine) Reload(c *Policy) error {
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	next, err := withSession(c, e.session)
@@ -145,7 +145,7 @@ func (e *Engine) swap(next SessionRules) error {
 
 // withSession returns a copy of c whose session rule set holds c's own
 // session layers plus the runtime rules.
-func withSession(c *Config, s SessionRules) (*Config, error) {
+func withSession(c *Policy, s SessionRules) (*Policy, error) {
 	var ls []Layer
 	idx := []int{-1}
 	for li, l := range c.layers {

@@ -12,7 +12,7 @@ import (
 	"github.com/toolgate/toolgate"
 )
 
-func mustCompile(t testing.TB, layers ...toolgate.Layer) *toolgate.Config {
+func mustCompile(t testing.TB, layers ...toolgate.Layer) *toolgate.Policy {
 	t.Helper()
 	c, err := toolgate.Compile(layers, nil)
 	if err != nil {
@@ -361,7 +361,7 @@ func TestMatchingRulesParts(t *testing.T) {
 }
 
 // TestConcurrentDecide runs every kind of call from several goroutines on
-// one Config; with -race it proves the compiled configuration is safe for
+// one Policy; with -race it proves the compiled configuration is safe for
 // concurrent use. Decisions reuse pooled call contexts (and their shell
 // analyses): every decision must equal the one the call got first, whatever
 // call the context served before.

@@ -73,7 +73,7 @@ func ExampleEngine() {
 // ExampleConfig_Explain asks the engine why a call was decided so: every
 // rule that bears on it, by rule identity (layer, list, index), in order of
 // evaluation. A command line formats this; it derives nothing.
-func ExampleConfig_Explain() {
+func ExamplePolicy_Explain() {
 	file := "/work/app/.toolgate/policy.yaml"
 	at := func(line int) toolgate.Position { return toolgate.Position{File: file, Line: line, Column: 5} }
 	project := toolgate.Layer{Source: toolgate.SourceProject, File: file, Root: "/work/app",

@@ -57,7 +57,7 @@ type Explanation struct {
 }
 
 // Explain decides a call and says how every rule bears on it.
-func (c *Config) Explain(call Call) Explanation {
+func (c *Policy) Explain(call Call) Explanation {
 	ex := Explanation{Decision: c.Decide(call)}
 	lists := [3]Effect{EffectDeny, EffectAllow, EffectAsk}
 	if c.precedence == DenyAskAllow {
@@ -72,7 +72,7 @@ func (c *Config) Explain(call Call) Explanation {
 // weighRules calls fn for every rule of the lists, in that order and by
 // priority within each, that bears on the call at all. A rule's readings
 // count once, with the reading that bears most.
-func (c *Config) weighRules(call Call, lists []Effect, fn func(r *crule, m Match, part string)) {
+func (c *Policy) weighRules(call Call, lists []Effect, fn func(r *crule, m Match, part string)) {
 	cc := &callCtx{}
 	if inv := c.prepare(cc, &call); inv != nil {
 		return

@@ -36,7 +36,7 @@ func fuzzCall(tool uint8, arg string) toolgate.Call {
 	return toolgate.Call{Tool: t, Input: b, Cwd: "/p", Home: "/home/u"}
 }
 
-func fuzzConfig(allow, deny, ask []string) (*toolgate.Config, error) {
+func fuzzConfig(allow, deny, ask []string) (*toolgate.Policy, error) {
 	return toolgate.Compile([]toolgate.Layer{layer(toolgate.SourceProject, allow, deny, ask)}, nil)
 }
 

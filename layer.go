@@ -251,7 +251,7 @@ type Settings struct {
 // Origin is the layer a setting comes from.
 type Origin struct {
 	// Layer is the layer's index among the layers ordered by priority,
-	// highest first, as [Config.Layers] returns them; -1 for none.
+	// highest first, as [Policy.Layers] returns them; -1 for none.
 	Layer  int
 	Source Source
 	File   string // the layer's file, or ""
@@ -272,7 +272,7 @@ func (o Origin) IsZero() bool { return o.Layer < 0 }
 //
 // Compile and the configuration loader (judging whether an untrusted file
 // loosens the settings beneath it) both read settings this way; a compiled
-// policy publishes its reading as [Config.Settings].
+// policy publishes its reading as [Policy.Settings].
 func ResolveSettings(layers []Layer) Settings {
 	ls := append([]Layer(nil), layers...)
 	sort.SliceStable(ls, func(i, j int) bool { return ls[i].Source < ls[j].Source })

@@ -27,14 +27,14 @@ func (r *lintRule) fold() bool { return r.effect != EffectAllow }
 // linter holds the catalog as the layers extend it: the engine's own
 // reading of tool names and rules.
 type linter struct {
-	c           *Config           // a configuration holding only the layers' catalog
+	c           *Policy           // a configuration holding only the layers' catalog
 	lowerKnown  map[string]string // lower-case name → a known spelling
 	shellFields []string          // the command fields of shell tools
 	out         Diagnostics
 }
 
 func newLinter(layers []Layer) *linter {
-	c := &Config{}
+	c := &Policy{}
 	c.tools, c.toolGlobs = toolCatalog(layers)
 	l := &linter{c: c, lowerKnown: map[string]string{}}
 	seen := map[string]bool{}
@@ -66,7 +66,7 @@ func (l *linter) kindOf(name string) Kind { return l.c.ruleKind(name, false) }
 // documents). It reads the rules as the engine does, with the catalog the
 // layers' tools sections extend; the built-in layer is not linted. Rules
 // that do not parse are left to [Compile], which reports them. Layers are
-// given highest priority first, as [Config.Layers] returns them.
+// given highest priority first, as [Policy.Layers] returns them.
 func Lint(layers []Layer) Diagnostics {
 	prec := ResolveSettings(layers).Precedence
 	l := newLinter(layers)

@@ -1,6 +1,6 @@
 package toolgate
 
-// Options are the compile-time settings of a [Config]. The zero value is
+// Options are the compile-time settings of a [Policy]. The zero value is
 // ready to use: no file system access, no classifier.
 type Options struct {
 	// ResolveSymlinks, if set, returns the target of every symlink along an

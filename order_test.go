@@ -34,7 +34,7 @@ func TestOrderOfEvaluation(t *testing.T) {
 	with := func(call toolgate.Call, m *toolgate.Mode) toolgate.Call { call.Mode = m; return call }
 	tests := []struct {
 		step string
-		cfg  *toolgate.Config
+		cfg  *toolgate.Policy
 		call toolgate.Call
 		want toolgate.Outcome
 		kind toolgate.ReasonKind

@@ -27,7 +27,7 @@ type outsideCase struct {
 	part   string
 }
 
-func runOutside(t *testing.T, cfg *toolgate.Config, cases []outsideCase) {
+func runOutside(t *testing.T, cfg *toolgate.Policy, cases []outsideCase) {
 	t.Helper()
 	for _, tc := range cases {
 		call := toolgate.Call{Tool: tc.tool, Input: json.RawMessage(tc.input), Cwd: "/p", Home: "/home/u", Server: tc.server}
@@ -56,7 +56,7 @@ func runOutside(t *testing.T, cfg *toolgate.Config, cases []outsideCase) {
 	}
 }
 
-func compileOutside(t *testing.T, opts toolgate.Options, layers ...toolgate.Layer) *toolgate.Config {
+func compileOutside(t *testing.T, opts toolgate.Options, layers ...toolgate.Layer) *toolgate.Policy {
 	t.Helper()
 	if opts.UserConfigDir == "" {
 		opts.UserConfigDir = "/home/u/.config/toolgate"

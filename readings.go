@@ -39,7 +39,7 @@ import (
 // compileReadings compiles every reading of rule s. An allow rule that can
 // approve nothing yields no compiled rule and no error. The rules may be
 // appended to buf (whose memory the caller reuses once it has taken them).
-func (c *Config) compileReadings(s RuleSpec, e Effect, l Layer, buf []*crule) ([]*crule, *Diagnostic) {
+func (c *Policy) compileReadings(s RuleSpec, e Effect, l Layer, buf []*crule) ([]*crule, *Diagnostic) {
 	one := func(r *crule) []*crule {
 		if r == nil {
 			return nil
@@ -165,12 +165,12 @@ type readingNote struct {
 // ("assign-unsafe"), or that it reads a secret file, which only a path rule
 // can approve ("secret-non-path").
 func ruleReadingsBuiltin(text string, e Effect) []readingNote {
-	c := &Config{tools: builtinTools}
+	c := &Policy{tools: builtinTools}
 	return c.ruleReadings(text, e)
 }
 
 // ruleReadings is ruleReadingsBuiltin with c's catalog.
-func (c *Config) ruleReadings(text string, e Effect) []readingNote {
+func (c *Policy) ruleReadings(text string, e Effect) []readingNote {
 	pr, err := rule.Parse(text)
 	if err != nil {
 		return nil
@@ -238,7 +238,7 @@ func probeShellAllow(spec string) []readingNote {
 }
 
 // planReadings decides the readings of a parsed rule.
-func (c *Config) planReadings(pr rule.Rule, e Effect) (p readingPlanNotes) {
+func (c *Policy) planReadings(pr rule.Rule, e Effect) (p readingPlanNotes) {
 	fold := e != EffectAllow
 	p.primary = true
 	tool := pr.Tool
@@ -371,7 +371,7 @@ func claudeWildcard(spec string) bool {
 }
 
 // ruleKind returns the kind a rule's tool name gives its specifier.
-func (c *Config) ruleKind(tool string, fold bool) Kind {
+func (c *Policy) ruleKind(tool string, fold bool) Kind {
 	for n, k := range kindRuleNames {
 		if n == tool || fold && strings.EqualFold(n, tool) {
 			return k

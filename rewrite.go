@@ -17,7 +17,7 @@ type compiledRewrite struct {
 	remove []PointerRef
 }
 
-func (c *Config) compileRewrite(rw Rewrite, l Layer) (*compiledRewrite, Diagnostics) {
+func (c *Policy) compileRewrite(rw Rewrite, l Layer) (*compiledRewrite, Diagnostics) {
 	var diags Diagnostics
 	r, d := c.compileRule(rw.Match, EffectDeny, l)
 	if d != nil {
@@ -202,7 +202,7 @@ func (cc *callCtx) ruleNamesTool(r *crule) bool {
 
 // decideRewritten decides a call and, when rewrites apply, its rewritten
 // form: the stricter of the two wins.
-func (c *Config) decideRewritten(cc *callCtx) Decision {
+func (c *Policy) decideRewritten(cc *callCtx) Decision {
 	d0 := c.decideCore(cc)
 	if len(c.rewrites) == 0 || d0.Reason().Kind == KindInvalid {
 		return d0

@@ -2,21 +2,21 @@ package toolgate
 
 // Seed compatibility: the seed's operations (check, is_allowed,
 // is_denied, requires_confirmation, get_matching_rules) as methods of
-// Config. They are thin layers over Decide and Explain; new code uses
+// Policy. They are thin layers over Decide and Explain; new code uses
 // those. The seed's single-layer builder is package seed.
 
 // Check returns the decision's outcome for a call (the seed's check).
-func (c *Config) Check(call Call) Outcome { return c.Decide(call).Outcome.Effective() }
+func (c *Policy) Check(call Call) Outcome { return c.Decide(call).Outcome.Effective() }
 
 // IsAllowed reports whether the call may run without asking (the seed's
 // is_allowed: allow, or modify).
-func (c *Config) IsAllowed(call Call) bool { return c.Decide(call).Allowed() }
+func (c *Policy) IsAllowed(call Call) bool { return c.Decide(call).Allowed() }
 
 // IsDenied reports whether the call is denied.
-func (c *Config) IsDenied(call Call) bool { return c.Decide(call).Denied() }
+func (c *Policy) IsDenied(call Call) bool { return c.Decide(call).Denied() }
 
 // RequiresConfirmation reports whether a person must approve the call.
-func (c *Config) RequiresConfirmation(call Call) bool { return c.Decide(call).Outcome == Ask }
+func (c *Policy) RequiresConfirmation(call Call) bool { return c.Decide(call).Outcome == Ask }
 
 // MatchingRules lists, for debugging, every rule of each list that matches
 // a call, in order of priority. Matching is read as for that list: deny and
@@ -32,8 +32,8 @@ type MatchingRules struct {
 }
 
 // MatchingRules returns every rule that matches the call (the seed's
-// get_matching_rules). [Config.Explain] says the same by rule identity.
-func (c *Config) MatchingRules(call Call) MatchingRules {
+// get_matching_rules). [Policy.Explain] says the same by rule identity.
+func (c *Policy) MatchingRules(call Call) MatchingRules {
 	var m MatchingRules
 	c.weighRules(call, []Effect{EffectDeny, EffectAsk, EffectAllow}, func(r *crule, w Match, part string) {
 		switch w {

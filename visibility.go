@@ -2,7 +2,7 @@ package toolgate
 
 import "strings"
 
-// Visibility answers which tools a model is shown. [Config] and [Engine]
+// Visibility answers which tools a model is shown. [Policy] and [Engine]
 // implement it.
 //
 // For a top-level agent only ExposeToModel counts: a tool is listed when it
@@ -16,7 +16,7 @@ type Visibility interface {
 }
 
 // toolCtx builds a minimal call context for questions about a tool name.
-func (c *Config) toolCtx(tool string) *callCtx {
+func (c *Policy) toolCtx(tool string) *callCtx {
 	cc := &callCtx{c: c, call: Call{Tool: tool}, tool: tool, lower: strings.ToLower(tool), mode: c.mode}
 	cc.setTool()
 	if hasPrefixFold(tool, "mcp__") || cc.info.Kind == KindMCP {
@@ -52,7 +52,7 @@ func (cc *callCtx) ruleNamesToolAllow(r *crule) bool {
 
 // DeclaresToolAccess reports whether some allow or ask rule names the tool,
 // ignoring specifiers. It does not authorise anything.
-func (c *Config) DeclaresToolAccess(tool string) bool {
+func (c *Policy) DeclaresToolAccess(tool string) bool {
 	cc := c.toolCtx(tool)
 	for _, rs := range []*ruleSet{c.session, c.static} {
 		if rs == nil {
@@ -76,7 +76,7 @@ func (c *Config) DeclaresToolAccess(tool string) bool {
 // model: false when a deny rule covers the whole tool, or when the default
 // is deny and no allow or ask rule declares it. A disabled policy exposes
 // everything.
-func (c *Config) ExposeToModel(tool string) bool {
+func (c *Policy) ExposeToModel(tool string) bool {
 	if !c.enabled {
 		return true
 	}

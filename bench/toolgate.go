@@ -29,7 +29,7 @@ func NewToolgate(p *Policy) (Engine, error) {
 	return &toolgateEngine{e: toolgate.NewEngine(cfg)}, nil
 }
 
-func compileToolgate(p *Policy) (*toolgate.Config, error) {
+func compileToolgate(p *Policy) (*toolgate.Policy, error) {
 	l := toolgate.Layer{Source: toolgate.SourceProject, File: p.Cwd + "/.toolgate/policy.yaml", Root: p.Cwd}
 	ask := toolgate.Ask
 	l.Default, l.DefaultReadOnly = &ask, &ask

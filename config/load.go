@@ -302,10 +302,10 @@ func (ld *loader) read(p string) ([]byte, error) {
 
 // Build loads the configuration, compiles it and checks every file's
 // examples against the compiled configuration: Load, then [Set.Compile].
-// It is the way from files to a Config. On any error, the Config is nil and
+// It is the way from files to a Policy. On any error, the Policy is nil and
 // the error is a toolgate.Diagnostics holding every problem; the Set
 // carries the warnings.
-func Build(opts *Options) (*toolgate.Config, *Set, error) {
+func Build(opts *Options) (*toolgate.Policy, *Set, error) {
 	set, err := Load(opts)
 	if err != nil {
 		return nil, set, err
@@ -318,9 +318,9 @@ func Build(opts *Options) (*toolgate.Config, *Set, error) {
 // (a host's protections, say), and checks every file's inline examples
 // against the result. A failing example is an error at its position (a
 // warning for an untrusted file, whose allow rules may have been ignored).
-// On any error, the Config is nil and the error is a toolgate.Diagnostics
+// On any error, the Policy is nil and the error is a toolgate.Diagnostics
 // holding every problem; warnings are added to s.Diags either way.
-func (s *Set) Compile(opts *toolgate.Options, extra ...toolgate.Layer) (*toolgate.Config, error) {
+func (s *Set) Compile(opts *toolgate.Options, extra ...toolgate.Layer) (*toolgate.Policy, error) {
 	if s.Layers == nil {
 		if s.Diags.HasErrors() {
 			return nil, s.Diags
@@ -385,7 +385,7 @@ func Mismatch(d toolgate.Decision, expect toolgate.Outcome, not bool, rule strin
 	return ""
 }
 
-func checkExample(cfg *toolgate.Config, f *File, ex Example, opts Options, diags *toolgate.Diagnostics) {
+func checkExample(cfg *toolgate.Policy, f *File, ex Example, opts Options, diags *toolgate.Diagnostics) {
 	call := ex.Call
 	if call.Home == "" {
 		call.Home = opts.Home

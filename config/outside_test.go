@@ -100,7 +100,7 @@ func TestLegacyPlanList(t *testing.T) {
 	}
 }
 
-func buildOutside(t *testing.T, files map[string]string, explicit ...string) (*toolgate.Config, *Set) {
+func buildOutside(t *testing.T, files map[string]string, explicit ...string) (*toolgate.Policy, *Set) {
 	t.Helper()
 	fsys := fstest.MapFS{}
 	for name, data := range files {
@@ -113,7 +113,7 @@ func buildOutside(t *testing.T, files map[string]string, explicit ...string) (*t
 	return cfg, set
 }
 
-func readIn(cfg *toolgate.Config, p string) toolgate.Decision {
+func readIn(cfg *toolgate.Policy, p string) toolgate.Decision {
 	return cfg.Decide(toolgate.Call{Tool: "Read", Input: []byte(`{"file_path":"` + p + `"}`), Cwd: "/w", Home: "/home/u"})
 }
 

@@ -759,7 +759,7 @@ func TestWrapMiddleware(t *testing.T) {
 // child's deny wins over the parent's allow, and the stricter of allow and
 // ask is ask.
 func TestDelegateCompiled(t *testing.T) {
-	compile := func(allow, deny []string) *toolgate.Config {
+	compile := func(allow, deny []string) *toolgate.Policy {
 		t.Helper()
 		l := toolgate.Layer{Source: toolgate.SourceProject}
 		for _, r := range allow {

@@ -335,7 +335,7 @@ func (p *policy) revision() (rev string) {
 	case p == nil:
 		return ""
 	case p.e != nil:
-		return p.e.Config().Revision()
+		return p.e.Policy().Revision()
 	}
 	if r, ok := p.chk.(interface{ Revision() string }); ok {
 		return r.Revision()

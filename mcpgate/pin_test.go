@@ -234,7 +234,7 @@ func TestReapproveAndReload(t *testing.T) {
 	}
 	// The policy is reloaded with a deny of the whole tool: it is hidden.
 	next := newEngine(t, strings.Replace(testPolicy, "deny:\n", "deny:\n  - mcp__up__echo\n", 1))
-	if err := f.proxy.opts.Engine.Reload(next.Config()); err != nil {
+	if err := f.proxy.opts.Engine.Reload(next.Policy()); err != nil {
 		t.Fatal(err)
 	}
 	f.proxy.Refilter(context.Background())

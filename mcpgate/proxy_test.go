@@ -313,7 +313,7 @@ func TestPolicyChangeInvalidatesState(t *testing.T) {
 	}
 	// The policy is reloaded with one more rule: a new revision.
 	next := newEngine(t, testPolicy+"  - match: \"mcp__up__read_thing\"\n    set: {\"/x\": 1}\n")
-	if err := f.proxy.opts.Engine.Reload(next.Config()); err != nil {
+	if err := f.proxy.opts.Engine.Reload(next.Policy()); err != nil {
 		t.Fatal(err)
 	}
 	res2, err := f.cs.CallTool(ctx, &mcp.CallToolParams{Name: "mcp__up__write_thing", Arguments: args, RequestState: res.RequestState,

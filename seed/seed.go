@@ -1,10 +1,10 @@
 // Package seed is the single-layer policy builder of toolgate's seed
 // interface: deny, allow and ask lists, a default, an enabled flag and a
-// precedence, built in code and compiled into a [toolgate.Config].
+// precedence, built in code and compiled into a [toolgate.Policy].
 //
 // It is kept for the seed's callers. The seed's queries (check, is_allowed,
 // is_denied, requires_confirmation, get_matching_rules) are methods of the
-// compiled [toolgate.Config]. New code builds [toolgate.Layer] values, or
+// compiled [toolgate.Policy]. New code builds [toolgate.Layer] values, or
 // loads files with package config, and compiles them with
 // [toolgate.Compile].
 package seed
@@ -18,7 +18,7 @@ import (
 
 // Policy is the seed's single-layer rule policy. It is a plain value that
 // serialises losslessly (rules as their text); [Policy.Compile] turns it
-// into a [toolgate.Config] that decides.
+// into a [toolgate.Policy] that decides.
 //
 // The zero Policy has no rules, is enabled and asks for everything.
 type Policy struct {
@@ -79,7 +79,7 @@ func (p *Policy) Layer(src toolgate.Source) toolgate.Layer {
 }
 
 // Compile compiles the policy as one layer of source cli.
-func (p *Policy) Compile(opts *toolgate.Options) (*toolgate.Config, error) {
+func (p *Policy) Compile(opts *toolgate.Options) (*toolgate.Policy, error) {
 	return toolgate.Compile([]toolgate.Layer{p.Layer(toolgate.SourceCLI)}, opts)
 }
 

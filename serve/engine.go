@@ -190,7 +190,7 @@ type PolicySource struct {
 
 // policy is one loaded, compiled policy.
 type policy struct {
-	cfg      *toolgate.Config
+	cfg      *toolgate.Policy
 	revision string
 	files    []string // the files read, absolute
 	warnings []string

@@ -238,7 +238,7 @@ const queueLen = 1024
 // order. Output is flushed whenever the writer would otherwise wait, so a
 // client may send one request at a time and wait for its answer. It returns
 // an error only when in cannot be read or out cannot be written.
-func checkLoop(cfg *toolgate.Config, def defaults, in io.Reader, out io.Writer, workers int) (checkStats, error) {
+func checkLoop(cfg *toolgate.Policy, def defaults, in io.Reader, out io.Writer, workers int) (checkStats, error) {
 	st := checkStats{strictest: toolgate.Allow}
 	workers = max(workers, 1)
 	order := make(chan *job, queueLen) // every job, in input order
@@ -358,7 +358,7 @@ func readLine(r *bufio.Reader) (line []byte, tooLong int, err error) {
 }
 
 // decideJob decides one request line.
-func decideJob(cfg *toolgate.Config, def defaults, j *job) {
+func decideJob(cfg *toolgate.Policy, def defaults, j *job) {
 	var d toolgate.Decision
 	switch {
 	case j.tooLong > 0:

@@ -67,7 +67,7 @@ func (c *cli) explain(args []string) int {
 
 // writeExplanation writes the decision of call, the settings, the layers
 // and the matching and nearly matching rules in order of evaluation.
-func writeExplanation(w io.Writer, cfg *toolgate.Config, call toolgate.Call) {
+func writeExplanation(w io.Writer, cfg *toolgate.Policy, call toolgate.Call) {
 	input := string(call.Input)
 	if input == "" {
 		input = "{}"

@@ -47,7 +47,7 @@ func (c *cli) hookBuild(cwd string, configs []string) (toolgate.Checker, error) 
 	cfg, err := set.Compile(opts.Engine, toolgate.Layer{Source: toolgate.SourceCLI,
 		ProtectedPaths: c.hookProtected(set), Deny: hookSelfDeny()})
 	if err != nil {
-		return nil, err // never a nil *Config inside a non-nil Checker
+		return nil, err // never a nil *Policy inside a non-nil Checker
 	}
 	return cfg, nil
 }

@@ -95,7 +95,7 @@ func benchLines(n int, cwd string) []byte {
 	return b.Bytes()
 }
 
-func benchConfig(tb testing.TB) *toolgate.Config {
+func benchConfig(tb testing.TB) *toolgate.Policy {
 	pos := func(s string) toolgate.RuleSpec { return toolgate.RuleSpec{Text: s} }
 	layer := toolgate.Layer{
 		Source: toolgate.SourceProject, File: "/p/.toolgate/policy.yaml", Root: "/p",

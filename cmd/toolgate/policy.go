@@ -115,7 +115,7 @@ func loadOptions(p *policyFlags, e env) config.Options {
 
 // loaded is a compiled policy and what it was built from.
 type loaded struct {
-	cfg *toolgate.Config
+	cfg *toolgate.Policy
 	set *config.Set
 	env env
 }
@@ -132,7 +132,7 @@ func (c *cli) load(p *policyFlags, examples bool) (*loaded, int) {
 	}
 	opts := loadOptions(p, e)
 	var (
-		cfg *toolgate.Config
+		cfg *toolgate.Policy
 		set *config.Set
 	)
 	if examples {

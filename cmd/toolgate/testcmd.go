@@ -119,7 +119,7 @@ func (c *cli) test(args []string) int {
 			r.broken++
 			continue
 		}
-		var cfg *toolgate.Config
+		var cfg *toolgate.Policy
 		tdef := defaults{cwd: tf.cwd, home: e.home, mode: e.mode}
 		if tf.home != "" {
 			tdef.home = tf.home
@@ -228,7 +228,7 @@ func (r *testRunner) examples(ld *loaded) {
 }
 
 // file runs the cases of one file and prints its result.
-func (r *testRunner) file(name string, cfg *toolgate.Config, def defaults, cases []testCase) {
+func (r *testRunner) file(name string, cfg *toolgate.Policy, def defaults, cases []testCase) {
 	w := r.c.stdout
 	n, failed := 0, 0
 	for _, tc := range cases {
