@@ -15,6 +15,8 @@
 //	POST /v1/decide:batch        a JSON array of calls, or JSON Lines as check reads them
 //	POST /access/v1/evaluation   OpenID AuthZEN evaluation (and /evaluations)
 //	GET  /v1/policy              revision, layers with their sources, settings
+//	POST /v1/visibility          which of a list of tools the policy shows a model (an MCP gateway's tools/list)
+//	GET  /v1/webhooks/deliveries the webhook deliveries and their state (admin)
 //	GET|POST|DELETE /v1/session-rules
 //	GET  /v1/approvals[/{id}]    list, show, ?wait=30s to wait for an answer
 //	POST /v1/approvals/{id}/approve|deny

@@ -1,8 +1,9 @@
 package serve
 
-// This file is the only one in the package that touches the engine and the
-// configuration loader (the root package and package config), so that a
-// change of their API stays local to it.
+// This file holds the package's use of the engine and the configuration
+// loader (the root package and package config), so that a change of their
+// API stays local to it; remote_visibility.go asks the engine in force one
+// more question (ExposeToModel) for POST /v1/visibility.
 
 import (
 	"bytes"

@@ -16,7 +16,6 @@ import (
 	"github.com/toolgate/toolgate/audit/sqlite"
 	"github.com/toolgate/toolgate/hook"
 	"github.com/toolgate/toolgate/serve"
-	"github.com/toolgate/toolgate/store"
 )
 
 // The "toolgate hook" command: its flags, the environment it reads and the
@@ -205,49 +204,20 @@ func localDecide(build func(cwd string, configArgs []string) (toolgate.Checker, 
 }
 
 // decideRemote asks the decision service; with wait > 0 an ask it recorded
-// as an approval is waited on. An error (no decision from the server)
-// blocks the call.
+// as an approval is waited on (serve.Client.DecideWait). An ask that still
+// stands says how a person approves it out of band, so that a client that
+// cannot ask, and turns the ask into a deny, tells the agent what to do:
+// the same call retried after the approval passes once. An error (no
+// decision from the server) blocks the call.
 func decideRemote(ctx context.Context, client *serve.Client, call toolgate.Call, wait time.Duration) (toolgate.Decision, string, error) {
-	d, remote, err := client.DecideContext(ctx, call)
+	d, remote, err := client.DecideWait(ctx, call, wait)
 	if err != nil {
 		return toolgate.Decision{}, "", fmt.Errorf("the toolgate server cannot decide: %v", err)
 	}
-	if d.Outcome != toolgate.Ask || wait <= 0 || remote.Approval == nil || remote.Approval.ID == "" {
-		return d, remote.Revision, nil
+	if d.Outcome == toolgate.Ask && remote.Approval != nil && remote.Approval.ID != "" {
+		d.Reasons = append(d.Reasons, toolgate.Reason{Kind: toolgate.KindHook, Message: approvalPending(remote.Approval)})
 	}
-	id := remote.Approval.ID
-	deadline := time.Now().Add(wait)
-	for {
-		left := time.Until(deadline)
-		if left <= 0 {
-			// Nobody answered in time: the ask stands (and the client's
-			// ask policy applies to it).
-			return d, remote.Revision, nil
-		}
-		a, err := client.Approval(ctx, id, min(left, 20*time.Second)) // within the client's 30 s timeout
-		if err != nil {
-			return toolgate.Decision{}, "", fmt.Errorf("waiting for approval %s: %v", id, err)
-		}
-		switch a.State {
-		case store.Pending:
-			continue
-		case store.Approved:
-			// The service lets exactly this call through, once.
-			d2, r2, err := client.DecideContext(ctx, call)
-			if err != nil {
-				return toolgate.Decision{}, "", fmt.Errorf("the toolgate server cannot decide: %v", err)
-			}
-			return d2, r2.Revision, nil
-		default:
-			why := fmt.Sprintf("approval %s is %s", id, a.State)
-			if a.State == store.Denied && a.Approver != "" {
-				why = fmt.Sprintf("%s denied the call (approval %s)", a.Approver, id)
-			}
-			out := toolgate.Denial(toolgate.KindHook, why)
-			out.Reasons = append(out.Reasons, d.Reasons...)
-			return out, remote.Revision, nil
-		}
-	}
+	return d, remote.Revision, nil
 }
 
 func hookInstallMain(verb string, args []string, stdout, stderr io.Writer) int {
