@@ -1364,12 +1364,28 @@ func skipDelimited(s string, i int, d byte) int {
 func (in *inspector) awk(a *argv) bool {
 	ops := a.ops
 	ro := true
-	if a.has("-f", "-E", "-i", "-l", "-e") {
+	// -W passes any option (mawk -W exec FILE reads the program from
+	// FILE; gawk -W load=x, -W profile=f).
+	if a.has("-f", "-E", "-i", "-l", "-e", "-W") {
 		in.c.ExactOnly = true
 		ro = false
 	} else if len(ops) > 0 {
 		prog := ops[0]
-		if !prog.Static || awkDangerous(prog.Value) {
+		uncertain := false
+		if prog.Static {
+			// Regular expressions and comments may hold quotes; what
+			// follows is read with them blanked.
+			code, certain := awkCode(prog.Value)
+			if certain {
+				prog.Value = code
+			}
+			uncertain = !certain
+			if awkEnviron(prog.Value) {
+				// ENVIRON holds the environment, which may hold secrets.
+				ro = false
+			}
+		}
+		if !prog.Static || uncertain || awkDangerous(prog.Value) {
 			in.c.ExactOnly = true
 			ro = false
 			if prog.Static {
@@ -1404,6 +1420,110 @@ func (in *inspector) awk(a *argv) bool {
 		in.read(w)
 	}
 	return ro
+}
+
+// awkCode returns an awk program with the text of its regular expression
+// literals and comments replaced by blanks (string literals are kept), so
+// that a quote inside /"/ or after # is not taken for the start of a
+// string that would hide the code after it. A slash starts a regular
+// expression where an operand is expected, as awk reads it; one that
+// finds no closing slash on its line is left alone (awk rejects it or
+// reads a division). ok is false where the reading is not certain (a
+// slash after ++, --, or $): the caller assumes the worst.
+func awkCode(prog string) (code string, ok bool) {
+	b := []byte(prog)
+	operand := false // the previous token ends an operand: a slash divides
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case c == '"':
+			for i++; i < len(b) && b[i] != '"' && b[i] != '\n'; i++ {
+				if b[i] == '\\' {
+					i++
+				}
+			}
+			operand = true
+		case c == '#':
+			for ; i < len(b) && b[i] != '\n'; i++ {
+				b[i] = ' '
+			}
+			operand = false
+		case c == '/' && !operand:
+			if i > 0 && strings.IndexByte("+-$", b[i-1]) >= 0 {
+				return prog, false
+			}
+			end, bracket := -1, false
+			for j := i + 1; j < len(b) && b[j] != '\n'; j++ {
+				if b[j] == '\\' {
+					j++
+				} else if b[j] == '[' {
+					bracket = true
+				} else if b[j] == ']' {
+					bracket = false
+				} else if b[j] == '/' && !bracket {
+					end = j
+					break
+				}
+			}
+			if end < 0 {
+				continue
+			}
+			for j := i + 1; j < end; j++ {
+				b[j] = ' '
+			}
+			i = end
+			operand = true
+		case c == ' ' || c == '\t' || c == '\\':
+		case isIdentByte(c) || c == '.':
+			j := i
+			for j < len(b) && (isIdentByte(b[j]) || b[j] == '.') {
+				j++
+			}
+			// After a keyword an operand is expected (print /re/).
+			operand = !awkKeywords[string(b[i:j])]
+			i = j - 1
+		case c == ')' || c == ']':
+			operand = true
+		case (c == '+' || c == '-') && i+1 < len(b) && b[i+1] == c:
+			i++
+			if i+1 < len(b) && b[i+1] == '/' {
+				return prog, false
+			}
+			operand = false
+		default:
+			operand = false
+		}
+	}
+	return string(b), true
+}
+
+// awkKeywords are the awk words after which a slash starts a regular
+// expression.
+var awkKeywords = map[string]bool{
+	"print": true, "printf": true, "return": true, "case": true, "do": true, "else": true,
+	"in": true, "getline": true, "delete": true, "exit": true, "BEGIN": true, "END": true,
+	"if": true, "while": true, "for": true, "function": true, "func": true, "next": true, "nextfile": true,
+	"BEGINFILE": true, "ENDFILE": true, "default": true,
+}
+
+// awkEnviron reports whether an awk program (as awkCode returns it) names
+// ENVIRON outside its string literals.
+func awkEnviron(prog string) bool {
+	for i := 0; i < len(prog); i++ {
+		switch prog[i] {
+		case '"':
+			for i++; i < len(prog) && prog[i] != '"'; i++ {
+				if prog[i] == '\\' {
+					i++
+				}
+			}
+		default:
+			if strings.HasPrefix(prog[i:], "ENVIRON") && (i == 0 || !isIdentByte(prog[i-1])) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // awkLit is a string literal of an awk program: its value and where it
@@ -1503,6 +1623,10 @@ func awkDangerous(prog string) bool {
 		switch ch {
 		case '"':
 			inStr = true
+		case '@':
+			// gawk: @f() calls the function named by f (system too),
+			// @include and @load read code.
+			return true
 		case '|':
 			if i+1 < len(prog) && prog[i+1] == '|' {
 				i++

@@ -258,6 +258,7 @@ func TestModelReadsWrites(t *testing.T) {
 		{src: "sed -n '1r ~/.ssh/id_rsa' f", reads: []string{"/h/.ssh/id_rsa", "/p/~/.ssh/id_rsa"}},
 		{src: "ls | time -p nice rm x", forms: []string{"time -p nice rm x", "rm x"}, writes: []string{"/p/x"}},
 		{src: `awk 'BEGIN{system("rm x")}' f`, forms: []string{"sh -c rm x", "rm x"}, exact: true},
+		{src: `awk '/"/ {system("rm x")}' f`, forms: []string{"sh -c rm x", "rm x"}, exact: true},
 	}
 	for _, tt := range tests {
 		a := Analyze(tt.src, Options{Cwd: "/p", Home: "/h"})
