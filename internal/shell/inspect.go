@@ -548,12 +548,14 @@ func (in *inspector) ps(a *argv) bool {
 	return true
 }
 
-// jq reads its files; env and $ENV print the environment.
+// jq reads its files; env and $ENV print the environment (jq 1.6 also
+// reads `$ ENV`, with blanks or a comment after the dollar). A program
+// read from a file (-f) is not known, so it is not read-only either.
 func (in *inspector) jq(a *argv) bool {
 	ops := a.ops
-	ro := true
+	ro := !a.has("-f")
 	if !a.has("-f") && len(ops) > 0 {
-		if !ops[0].Static || strings.Contains(ops[0].Value, "env") || strings.Contains(ops[0].Value, "$ENV") || strings.Contains(ops[0].Value, "input_filename") {
+		if !ops[0].Static || strings.Contains(ops[0].Value, "env") || strings.Contains(ops[0].Value, "ENV") || strings.Contains(ops[0].Value, "input_filename") {
 			ro = false
 		}
 		ops = ops[1:]
