@@ -54,9 +54,10 @@
 // one decision log. Each call it is sent carries its MCP server and a
 // session id (the downstream session's, or one random id per proxy for a
 // stdio client). tools/list shows what the Checker says
-// ([ToolVisibility]); when it cannot say, every tool is listed and logged,
-// since visibility is no authorisation and each call is still the
-// Checker's to decide. An ask of the Checker's is first offered to its
+// ([ToolVisibility]); a tool it leaves out is hidden, and when it cannot
+// say, no tool is listed and the proxy logs why (fail closed: a hidden
+// tool's definition never reaches the model; the listing is filtered again
+// as soon as the Checker answers). An ask of the Checker's is first offered to its
 // out-of-band approval ([ApprovalWaiter]: a person answers it on the
 // service, within a bound); what stands after is put to the client's user
 // as above, and a client that cannot be asked is denied with how to

@@ -285,8 +285,10 @@ func (p *policy) visible(tool string) (ok bool) {
 // visibility returns what the policy shows of a listing of tools (their
 // rule names): the engine's ExposeToModel, or the checker's answer (see
 // [ToolVisibility]). When the checker cannot answer, the error says why
-// and every tool is listed; its calls are still decided by the checker.
-// A panic hides the tool.
+// and no tool is listed (fail closed: the listing is filtered again once
+// the checker answers); a tool missing from its answer, or a panic, hides
+// the tool. A checker with no visibility at all hides nothing: every call
+// is still its to decide.
 func (p *policy) visibility(ctx context.Context, tools []string) (func(string) bool, error) {
 	if p.e != nil || p.chk == nil {
 		return p.visible, nil
@@ -305,12 +307,9 @@ func (p *policy) visibility(ctx context.Context, tools []string) (func(string) b
 			return v.ExposedTools(ctx, tools)
 		}()
 		if err != nil {
-			return func(string) bool { return true }, err
+			return func(string) bool { return false }, err
 		}
-		return func(tool string) bool {
-			ok, known := shown[tool]
-			return ok || !known
-		}, nil
+		return func(tool string) bool { return shown[tool] }, nil
 	case toolgate.Visibility:
 		return func(tool string) (ok bool) {
 			defer func() {

@@ -319,7 +319,7 @@ func (p *Proxy) refresh(ctx context.Context, u *upstream) error {
 	}
 	visible, err := p.policy.visibility(lctx, ruleNames(u, tools))
 	if err != nil {
-		p.opts.Logger.Warn(fmt.Sprintf("mcp server %q: the policy cannot say which tools to show (%v); every tool is listed, and each call is still decided by it", u.spec.Name, err))
+		p.opts.Logger.Warn(fmt.Sprintf("mcp server %q: the policy cannot say which tools to show (%v); no tool is listed until it can", u.spec.Name, err))
 	}
 	p.exposeTools(u, tools, visible)
 	if caps != nil && caps.Prompts != nil {
