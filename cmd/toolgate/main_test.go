@@ -37,16 +37,20 @@ func TestScripts(t *testing.T) {
 		RequireExplicitExec: true,
 		UpdateScripts:       *update,
 		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"status": cmdStatus},
-		Setup: func(e *testscript.Env) error {
-			home := filepath.Join(e.WorkDir, "home")
-			if err := os.MkdirAll(home, 0o755); err != nil {
-				return err
-			}
-			e.Setenv("HOME", home)
-			e.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
-			return nil
-		},
+		Setup:               scriptHome,
 	})
+}
+
+// scriptHome points HOME and XDG_CONFIG_HOME inside a script's work
+// directory.
+func scriptHome(e *testscript.Env) error {
+	home := filepath.Join(e.WorkDir, "home")
+	if err := os.MkdirAll(home, 0o755); err != nil {
+		return err
+	}
+	e.Setenv("HOME", home)
+	e.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
+	return nil
 }
 
 // cmdStatus runs "status CODE PROGRAM [ARGS...]": it runs the program like

@@ -37,12 +37,9 @@ func TestMCPRemoteScripts(t *testing.T) {
 		UpdateScripts:       *update,
 		Cmds:                map[string]func(*testscript.TestScript, bool, []string){"status": cmdStatus},
 		Setup: func(e *testscript.Env) error {
-			home := filepath.Join(e.WorkDir, "home")
-			if err := os.MkdirAll(home, 0o755); err != nil {
+			if err := scriptHome(e); err != nil {
 				return err
 			}
-			e.Setenv("HOME", home)
-			e.Setenv("XDG_CONFIG_HOME", filepath.Join(home, ".config"))
 			e.Setenv("HELPER", self)
 			e.Setenv("TOOLGATE_MCP_HELPER", "1")
 			return nil
