@@ -174,6 +174,52 @@ func (an *analyzer) wrapperForms(c *Command, f []wordInfo, allowOnly bool) (form
 			}
 		}
 	}
+	if n := f[0].Value; (n == "su" || n == "runuser") && a.rest < len(args) {
+		// su permutes its options: in su USER -c SCRIPT (and su - USER
+		// -c, runuser -l USER -c) the script follows the user.
+		for j := a.rest; j < len(args); j++ {
+			v := args[j]
+			if !v.Static {
+				continue
+			}
+			var sw wordInfo
+			switch {
+			case v.Value == "-c" || v.Value == "--command" || v.Value == "--session-command":
+				if j+1 >= len(args) {
+					continue
+				}
+				j++
+				sw = args[j]
+			case strings.HasPrefix(v.Value, "--command=") || strings.HasPrefix(v.Value, "--session-command="):
+				sw = staticWord(v.Value[strings.IndexByte(v.Value, '=')+1:])
+			case len(v.Value) > 1 && v.Value[0] == '-' && v.Value[1] != '-':
+				// A cluster (-lc SCRIPT, -cSCRIPT); -s, -g, -G and -w
+				// take the rest as their argument.
+				k := strings.IndexAny(v.Value[1:], "csgGw") + 1
+				if k == 0 || v.Value[k] != 'c' {
+					continue
+				}
+				if k+1 < len(v.Value) {
+					sw = staticWord(v.Value[k+1:])
+				} else if j+1 < len(args) {
+					j++
+					sw = args[j]
+				} else {
+					continue
+				}
+			default:
+				continue
+			}
+			script = true
+			if !sw.Static {
+				if c.Unanalysable == "" {
+					c.Unanalysable = n + " with a non-static script"
+				}
+				continue
+			}
+			forms = append(forms, []wordInfo{staticWord("sh"), staticWord("-c"), sw})
+		}
+	}
 	for _, s := range starts {
 		i := s
 		if w.assigns {
