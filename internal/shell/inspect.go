@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"strings"
 )
 
@@ -1024,6 +1025,10 @@ func (in *inspector) find(a *argv) bool {
 				in.c.Forms = appendForm(in.c.Forms, values(dyn))
 				in.c.Forms = appendForm(in.c.Forms, values(sub))
 				in.inspect(sub, false, false)
+				// Deny sees through wrappers and program paths here as
+				// anywhere (find -exec env rm {} ;, -exec /bin/rm).
+				in.findExecForms(dyn, false)
+				in.findExecForms(sub, true)
 				if sub[0].Static {
 					switch sub[0].Value {
 					case "grep", "egrep", "fgrep", "rg", "ag", "ack", "cat", "head", "tail", "sed", "awk":
@@ -1061,6 +1066,29 @@ func (in *inspector) find(a *argv) bool {
 		}
 	}
 	return ro
+}
+
+// findExecForms adds the readings of a command find runs that its
+// wrappers, program path and global options give, and inspects them when
+// inspect is set (the command with {} replaced by the start point).
+func (in *inspector) findExecForms(f []wordInfo, inspect bool) {
+	fs := [][]wordInfo{f}
+	for k := 0; k < len(fs) && len(fs) < maxForms; k++ {
+		next, _ := in.an.wrapperForms(in.c, fs[k], false)
+		for _, g := range append(next, baseNameForm(fs[k]), globalOptsForm(fs[k])) {
+			if len(g) == 0 || slices.ContainsFunc(fs, func(h []wordInfo) bool { return sameForm(g, h) }) {
+				continue
+			}
+			fs = append(fs, g)
+		}
+	}
+	for _, g := range fs[1:] {
+		in.c.Forms = appendForm(in.c.Forms, values(g))
+		if inspect {
+			next, _ := in.an.wrapperForms(in.c, g, false)
+			in.inspect(g, false, len(next) > 0)
+		}
+	}
 }
 
 func appendForm(forms [][]Word, f []Word) [][]Word {
