@@ -761,6 +761,12 @@ func (an *analyzer) stmt(s *syntax.Stmt, sc scope) {
 		for _, r := range s.Redirs {
 			an.walkWord(r.Word, rs)
 			an.walkWord(r.Hdoc, rs)
+			if rest, ok := heredocEarlyEnd(r, sc.src); ok {
+				// bash ends the here-document where the parser does not:
+				// what follows runs as commands.
+				an.issue(sliceSrc(sc.src, r.Hdoc), "here-document: bash joins a line ending in a backslash with the next before looking for the delimiter")
+				an.script(rest, sc.depth+1, *sc.dir, nil, rest)
+			}
 		}
 	}
 }
@@ -1403,6 +1409,57 @@ func isDigits(s string) bool {
 		}
 	}
 	return true
+}
+
+// heredocEarlyEnd reports where bash, not the parser, finds the end of a
+// here-document with an unquoted delimiter: bash joins a body line ending
+// in a backslash with the next one before comparing it with the
+// delimiter, so "EO\<newline>F" ends a here-document delimited by EOF. It
+// returns the rest of the body, and the delimiter line the parser ended
+// it with, which bash runs as commands.
+func heredocEarlyEnd(r *syntax.Redirect, src string) (string, bool) {
+	if r.Hdoc == nil || r.Word == nil || r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc {
+		return "", false
+	}
+	var delim strings.Builder
+	for _, p := range r.Word.Parts {
+		l, ok := p.(*syntax.Lit)
+		if !ok || strings.ContainsRune(l.Value, '\\') {
+			return "", false // quoted: bash joins no lines
+		}
+		delim.WriteString(l.Value)
+	}
+	body := sliceSrc(src, r.Hdoc)
+	for start := 0; start < len(body); {
+		var line strings.Builder
+		end, joined := start, false
+		for {
+			nl := strings.IndexByte(body[end:], '\n')
+			if nl < 0 {
+				line.WriteString(body[end:])
+				end = len(body)
+				break
+			}
+			phys := body[end : end+nl]
+			end += nl + 1
+			if n := len(phys) - len(strings.TrimRight(phys, "\\")); n%2 == 1 {
+				line.WriteString(phys[:len(phys)-1])
+				joined = true
+				continue
+			}
+			line.WriteString(phys)
+			break
+		}
+		l := line.String()
+		if r.Op == syntax.DashHdoc {
+			l = strings.TrimLeft(l, "\t")
+		}
+		if joined && l == delim.String() {
+			return body[end:] + delim.String(), true
+		}
+		start = end
+	}
+	return "", false
 }
 
 // heredocBody returns the body of a here-document and whether it is static.

@@ -222,6 +222,10 @@ func TestModelReadsWrites(t *testing.T) {
 		{src: "sed -i'bak_*' s/a/b/ src/x", writes: []string{"/p/bak_src/x"}},
 		{src: "source /dev/stdin <<'EOF'\nrm -rf x\nEOF", forms: []string{"rm -rf x"}},
 		{src: "bash /dev/stdin <<< 'rm x'", forms: []string{"rm x"}},
+		// bash joins a body line ending in a backslash with the next one
+		// before looking for the delimiter: EO\<newline>F ends this one.
+		{src: "cat <<EOF\nEO\\\nF\nrm x\nEOF\n", forms: []string{"rm x"}, una: true},
+		{src: "cat <<-EOF\n\tE\\\nOF\nrm x\nEOF\n", forms: []string{"rm x"}, una: true},
 		{src: "source /dev/stdin < script.sh", una: true, reads: []string{"/p/script.sh"}},
 		{src: "find . -exec rm {} \\;", forms: []string{"rm ~{}", "rm ."}, writes: []string{"/p"}, exact: true},
 		{src: "find . -exec env rm {} \\;", forms: []string{"rm ~{}", "rm ."}, writes: []string{"/p"}, exact: true},
