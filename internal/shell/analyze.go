@@ -554,6 +554,17 @@ func (an *analyzer) script(src string, depth int, dir string, io *redirInfo, par
 		an.issue(src, "carriage return: bash reads it as part of a word, the parser as a blank")
 		src = strings.ReplaceAll(src, "\r", "_")
 	}
+	if strings.Contains(src, "\\\n") && strings.IndexByte(src, '#') >= 0 {
+		// The parser reads a backslash that ends a comment as a line
+		// continuation, joining the next line to the command before the
+		// comment (ls # x\<newline>rm y is one ls); bash ends the comment
+		// at the newline and runs the next line. The script is read with
+		// those backslashes blanked, as bash reads it.
+		if r, ok := blankCommentEnds(src); ok {
+			an.issue(src, "comment ending in a backslash: bash runs the next line as a command")
+			src = r
+		}
+	}
 	stmts, err := an.parse(src)
 	walked := src
 	if err != nil {
@@ -581,6 +592,37 @@ func (an *analyzer) script(src string, depth int, dir string, io *redirInfo, par
 	if depth > 0 {
 		an.extra().lastScript = scriptEnd{src: src, depth: depth, dir: ds.dir}
 	}
+}
+
+// blankCommentEnds returns src with the backslashes that end its comments
+// replaced by blanks, and whether there were any.
+func blankCommentEnds(src string) (string, bool) {
+	f, _ := syntax.NewParser(syntax.Variant(syntax.LangBash), syntax.KeepComments(true)).Parse(strings.NewReader(src), "")
+	if f == nil {
+		return src, false
+	}
+	b := []byte(src)
+	found := false
+	syntax.Walk(f, func(n syntax.Node) bool {
+		c, ok := n.(*syntax.Comment)
+		if !ok || !c.Pos().IsValid() {
+			return true
+		}
+		start := int(c.Pos().Offset())
+		if start < 0 || start >= len(b) {
+			return true
+		}
+		nl := strings.IndexByte(src[start:], '\n')
+		if nl < 0 {
+			return true
+		}
+		for i := start + nl - 1; i > start && b[i] == '\\'; i-- {
+			b[i] = ' '
+			found = true
+		}
+		return true
+	})
+	return string(b), found
 }
 
 // repairParse mends, as bash reads them, the strings bash runs but the
@@ -766,6 +808,13 @@ func (an *analyzer) stmt(s *syntax.Stmt, sc scope) {
 				// what follows runs as commands.
 				an.issue(sliceSrc(sc.src, r.Hdoc), "here-document: bash joins a line ending in a backslash with the next before looking for the delimiter")
 				an.script(rest, sc.depth+1, *sc.dir, nil, rest)
+			} else if joined, ok := heredocJoined(r, sc.src); ok {
+				// Joined lines may form substitutions ($\<newline>(cmd))
+				// that the parser does not see; the joined body is read for
+				// deny.
+				an.issue(sliceSrc(sc.src, r.Hdoc), "here-document: bash joins a line ending in a backslash with the next before expanding it")
+				body := ":<<" + joinedDelim + "\n" + joined + "\n" + joinedDelim + "\n"
+				an.script(body, sc.depth+1, *sc.dir, nil, body)
 			}
 		}
 	}
@@ -1460,6 +1509,41 @@ func heredocEarlyEnd(r *syntax.Redirect, src string) (string, bool) {
 		start = end
 	}
 	return "", false
+}
+
+// joinedDelim delimits the joined body of a here-document read again.
+const joinedDelim = "TOOLGATE_JOINED_BODY"
+
+// heredocJoined returns the body of a here-document with an unquoted
+// delimiter as bash expands it, each backslash-newline removed, when that
+// removal may form an expansion: the body has a backslash-newline and a $
+// or a backquote.
+func heredocJoined(r *syntax.Redirect, src string) (string, bool) {
+	if r.Hdoc == nil || r.Word == nil || r.Op != syntax.Hdoc && r.Op != syntax.DashHdoc {
+		return "", false
+	}
+	for _, p := range r.Word.Parts {
+		if l, ok := p.(*syntax.Lit); !ok || strings.ContainsRune(l.Value, '\\') {
+			return "", false
+		}
+	}
+	body := sliceSrc(src, r.Hdoc)
+	if !strings.Contains(body, "\\\n") || !strings.ContainsAny(body, "$`") {
+		return "", false
+	}
+	var b strings.Builder
+	for i := 0; i < len(body); i++ {
+		if body[i] == '\\' && i+1 < len(body) {
+			if body[i+1] == '\n' {
+				i++
+				continue
+			}
+			b.WriteByte(body[i])
+			i++
+		}
+		b.WriteByte(body[i])
+	}
+	return b.String(), true
 }
 
 // heredocBody returns the body of a here-document and whether it is static.

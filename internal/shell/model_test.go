@@ -226,6 +226,12 @@ func TestModelReadsWrites(t *testing.T) {
 		// before looking for the delimiter: EO\<newline>F ends this one.
 		{src: "cat <<EOF\nEO\\\nF\nrm x\nEOF\n", forms: []string{"rm x"}, una: true},
 		{src: "cat <<-EOF\n\tE\\\nOF\nrm x\nEOF\n", forms: []string{"rm x"}, una: true},
+		{src: "cat <<EOF\n$\\\n(rm x)\nEOF\n", forms: []string{"rm x"}, una: true},
+		{src: "cat <<EOF\n`\\\nrm x`\nEOF\n", forms: []string{"rm x"}, una: true},
+		// A comment ends at the newline even after a backslash.
+		{src: "ls # a \\\nrm -rf x", forms: []string{"rm -rf x"}, una: true},
+		{src: "ls # a \\\\\\\nrm -rf x", forms: []string{"rm -rf x"}, una: true},
+		{src: "ls # a \\\\\nrm -rf x", forms: []string{"rm -rf x"}, una: true},
 		{src: "source /dev/stdin < script.sh", una: true, reads: []string{"/p/script.sh"}},
 		{src: "find . -exec rm {} \\;", forms: []string{"rm ~{}", "rm ."}, writes: []string{"/p"}, exact: true},
 		{src: "find . -exec env rm {} \\;", forms: []string{"rm ~{}", "rm ."}, writes: []string{"/p"}, exact: true},
