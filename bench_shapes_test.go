@@ -59,6 +59,17 @@ func shapeLayer(shape string, n int) toolgate.Layer {
 			default:
 				add(&l.Deny, fmt.Sprintf("WebFetch(https://h%05d.example.net:*/*)", i))
 			}
+		case "params":
+			switch i % 4 {
+			case 0:
+				add(&l.Allow, fmt.Sprintf("mcp__db__query(sql:select * from t%05d*)", i))
+			case 1:
+				add(&l.Deny, fmt.Sprintf("mcp__db__query(sql:drop table t%05d*)", i))
+			case 2:
+				add(&l.Ask, fmt.Sprintf("mcp__db__query(sql:delete from t%05d)", i))
+			default:
+				add(&l.Deny, fmt.Sprintf("mcp__db__query(sql:update t%05d set*)", i))
+			}
 		case "globs":
 			switch i % 4 {
 			case 0:
@@ -79,6 +90,7 @@ func shapeLayer(shape string, n int) toolgate.Layer {
 	add(&l.Allow, "Bash(npm run test:*)")
 	add(&l.Allow, "Bash(cargo build:*)")
 	add(&l.Allow, "WebFetch(https://docs.example.com/*)")
+	add(&l.Allow, "mcp__db__query(sql:select 1)")
 	return l
 }
 
@@ -92,8 +104,9 @@ func BenchmarkDecideShapes(b *testing.B) {
 		{"Read", "Read", `{"file_path":"/p/src/main.go"}`},
 		{"Edit", "Edit", `{"file_path":"/p/src/main.go","old_string":"a","new_string":"b"}`},
 		{"WebFetch", "WebFetch", `{"url":"https://docs.example.com/guide"}`},
+		{"MCPParam", "mcp__db__query", `{"sql":"select 1"}`},
 	}
-	for _, shape := range []string{"shared", "globs", "mixed", "urls"} {
+	for _, shape := range []string{"shared", "globs", "mixed", "urls", "params"} {
 		for _, n := range []int{20, 10000, 100000} {
 			cfg := shapePolicy(b, shape, n)
 			for _, bc := range calls {

@@ -59,16 +59,19 @@ func (r *crule) reason(kind ReasonKind, part string) Reason {
 
 // index holds one effect's rules, indexed by what they name.
 type index struct {
-	byName   map[string][]*crule    // exact tool names (lowercased when folded)
+	byName   map[string]*toolRules  // exact tool names (lowercased when folded)
 	byKind   [numKinds][]*crule     // kind-name rules other than shell and path-pattern rules
 	shellBy  map[string]*shellRules // kind-name shell rules by literal first word
 	shellAny []*crule               // kind-name shell rules without a literal first word
-	byServer map[string][]*crule    // server-scoped MCP rules
-	domains  map[string][]*crule    // kind-name fetch rules domain:HOST by the host's literal end (Domain.IndexKey)
-	urlHosts map[string][]*crule    // kind-name fetch rules with a URL pattern, by its literal host (URLPattern.IndexHost)
-	paths    [numKinds]pathRules    // kind-name path-pattern rules (pathindex.go)
-	globs    []*crule               // tool-name globs
-	all      []*crule
+	byServer map[string][]*crule    // server-scoped MCP rules without a literal tool
+	// byServerTool: server-scoped MCP rules of one literal tool, by server
+	// and tool (lowercased when folded).
+	byServerTool map[serverTool]*toolRules
+	domains      map[string][]*crule // kind-name fetch rules domain:HOST by the host's literal end (Domain.IndexKey)
+	urlHosts     map[string][]*crule // kind-name fetch rules with a URL pattern, by its literal host (URLPattern.IndexHost)
+	paths        [numKinds]pathRules // kind-name path-pattern rules (pathindex.go)
+	globs        []*crule            // tool-name globs
+	all          []*crule
 }
 
 // shellRules are the shell rules that share their first literal words
@@ -163,8 +166,21 @@ func (s *shellRules) visit(k *shellKey, fold bool, fn func(r *crule)) {
 	}
 }
 
+// serverTool keys an MCP server's literal tool.
+type serverTool struct{ server, tool string }
+
 func newIndex() *index {
-	return &index{byName: map[string][]*crule{}, shellBy: map[string]*shellRules{}, byServer: map[string][]*crule{}}
+	return &index{byName: map[string]*toolRules{}, shellBy: map[string]*shellRules{}, byServer: map[string][]*crule{}, byServerTool: map[serverTool]*toolRules{}}
+}
+
+// addTo adds r to the rules m holds under k.
+func addTo[K comparable](m map[K]*toolRules, k K, r *crule) {
+	tr := m[k]
+	if tr == nil {
+		tr = &toolRules{}
+		m[k] = tr
+	}
+	tr.add(r)
 }
 
 func (ix *index) add(r *crule) {
@@ -198,14 +214,20 @@ func (ix *index) add(r *crule) {
 	case r.isKind:
 		ix.byKind[r.kind] = append(ix.byKind[r.kind], r)
 	case r.mcpServer != "":
-		ix.byServer[r.mcpServer] = append(ix.byServer[r.mcpServer], r)
+		if g := r.mcpTool; g != nil && g.lit && g.fold == (r.effect != EffectAllow) {
+			// Looked up the way eachRuleFor reads a call's server and
+			// tool: lowercased for deny and ask, as the glob folds.
+			addTo(ix.byServerTool, serverTool{r.mcpServer, g.parts[0]}, r)
+		} else {
+			ix.byServer[r.mcpServer] = append(ix.byServer[r.mcpServer], r)
+		}
 		if r.name != "" {
-			ix.byName[r.name] = append(ix.byName[r.name], r)
+			addTo(ix.byName, r.name, r)
 		}
 	case r.nameGlob != nil:
 		ix.globs = append(ix.globs, r)
 	default:
-		ix.byName[r.name] = append(ix.byName[r.name], r)
+		addTo(ix.byName, r.name, r)
 	}
 }
 

@@ -23,6 +23,11 @@ type callCtx struct {
 	home  string
 	doc   *jsonin.Doc // &docv, or a document of its own
 	docv  jsonin.Doc  // the call's input, parsed in place
+	// lastStr is the string input value most recently matched (and
+	// lastText its text): many rules of one tool read the same value, which
+	// is then decoded once.
+	lastStr  jsonin.Value
+	lastText string
 	input jsonin.Value
 	mode  Mode
 	// canon is the catalog name the call is read as: the tool name, or the
@@ -388,8 +393,8 @@ func (cc *callCtx) eachRuleFor(e Effect, firstWords []shellKey, anyFirst bool, i
 		if e != EffectAllow {
 			name = cc.lower
 		}
-		for _, r := range ix.byName[name] {
-			fn(r)
+		if tr := ix.byName[name]; tr != nil {
+			tr.visit(cc.input, fn)
 		}
 		k := cc.info.Kind
 		switch {
@@ -430,20 +435,25 @@ func (cc *callCtx) eachRuleFor(e Effect, firstWords []shellKey, anyFirst bool, i
 				cc.eachURLHostRule(ix, fn)
 			}
 		}
-		if len(ix.byServer) > 0 {
+		if len(ix.byServer) > 0 || len(ix.byServerTool) > 0 {
 			splits := cc.mcpAllow
 			if e != EffectAllow {
 				splits = cc.mcp
 			}
 			for _, sp := range splits {
-				srv, t := sp.server, sp.tool
+				srv, t, key := sp.server, sp.tool, sp.tool
 				if e != EffectAllow {
-					srv = lowerASCIIFast(srv)
+					srv, key = lowerASCIIFast(srv), lowerASCIIFast(t)
 				}
 				for _, r := range ix.byServer[srv] {
 					if r.mcpTool == nil || r.mcpTool.match(t) {
 						fn(r)
 					}
+				}
+				// The literal tools' key is folded as their globs fold
+				// (compile.go, index.add).
+				if tr := ix.byServerTool[serverTool{srv, key}]; tr != nil {
+					tr.visit(cc.input, fn)
 				}
 			}
 		}

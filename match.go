@@ -264,11 +264,11 @@ func (m paramMatcher) match(cc *callCtx, s subject, fold bool) (string, bool) {
 		return "", false
 	}
 	if !fold && m.dual != nil {
-		return "", matchValue(cc.primary(), m.dual, false)
+		return "", matchValue(cc, cc.primary(), m.dual, false)
 	}
-	ok := matchValue(cc.input.Lookup(m.key), &m.glob, fold)
+	ok := matchValue(cc, cc.input.Lookup(m.key), &m.glob, fold)
 	if !ok && fold && m.dual != nil {
-		ok = matchValue(cc.primary(), m.dual, true)
+		ok = matchValue(cc, cc.primary(), m.dual, true)
 	}
 	return "", ok
 }
@@ -280,7 +280,7 @@ func (m primaryMatcher) match(cc *callCtx, s subject, fold bool) (string, bool) 
 	if !inputSubject(s, fold) {
 		return "", false
 	}
-	return "", matchValue(cc.primary(), &m.glob, fold)
+	return "", matchValue(cc, cc.primary(), &m.glob, fold)
 }
 
 // anyStringMatcher is a glob over any string value of the input, for a tool
@@ -326,20 +326,19 @@ func (cc *callCtx) primary() jsonin.Value {
 
 // matchValue matches a glob against a JSON value: deny/ask any element or
 // string inside, allow every element and never an object.
-func matchValue(v jsonin.Value, g *starGlob, fold bool) bool {
+func matchValue(cc *callCtx, v jsonin.Value, g *starGlob, fold bool) bool {
 	if !v.Exists() {
 		return false
 	}
 	switch v.Kind() {
 	case jsonin.String:
-		s, _ := v.Str()
-		return g.match(s)
+		return g.match(cc.str(v))
 	case jsonin.Array:
 		if v.Len() == 0 {
 			return false
 		}
 		for i := 0; i < v.Len(); i++ {
-			m := matchValue(v.Index(i), g, fold)
+			m := matchValue(cc, v.Index(i), g, fold)
 			if fold && m {
 				return true
 			}
