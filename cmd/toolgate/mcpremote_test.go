@@ -143,10 +143,9 @@ func TestMCPRemoteFollow(t *testing.T) {
 	var refilters atomic.Int32
 	var shown atomic.Value
 	refilter := func(ctx context.Context) {
+		m, _ := r.ExposedTools(ctx, []string{"mcp__fs__a", "mcp__fs__hidden"})
+		shown.Store(m) // before the count the test waits for
 		refilters.Add(1)
-		m, err := r.ExposedTools(ctx, []string{"mcp__fs__a", "mcp__fs__hidden"})
-		shown.Store(m)
-		_ = err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
