@@ -28,8 +28,8 @@ type callCtx struct {
 	// is then decoded once.
 	lastStr  jsonin.Value
 	lastText string
-	input jsonin.Value
-	mode  Mode
+	input    jsonin.Value
+	mode     Mode
 	// canon is the catalog name the call is read as: the tool name, or the
 	// catalog name it differs from only in case (folded).
 	canon string
