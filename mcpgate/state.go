@@ -82,6 +82,11 @@ func (s *stateSigner) mint(tool, args, revision string, ttl time.Duration) (stri
 	if _, err := rand.Read(nonce); err != nil {
 		return "", err
 	}
+	return s.mintNonce(nonce, tool, args, revision, ttl)
+}
+
+// mintNonce is mint with the nonce given.
+func (s *stateSigner) mintNonce(nonce []byte, tool, args, revision string, ttl time.Duration) (string, error) {
 	p := statePayload{Nonce: hex.EncodeToString(nonce), Tool: tool, Args: args, Revision: revision,
 		Expires: s.now().Add(ttl).UnixMilli()}
 	body, err := json.Marshal(p)
