@@ -57,7 +57,12 @@ func (in *inspector) read(ws ...wordInfo) {
 			continue
 		}
 		if w.xargs {
+			// Deny reads the names as a content search of the working
+			// directory (SPEC §4.1); they can also be any path at all, so
+			// they are an unplaced path too, which nothing allows as
+			// read-only or inside the workspace (as "cat $X").
 			in.searchDir()
+			in.c.Reads = in.an.appendRef(in.c.Reads, xargsRef)
 			continue
 		}
 		for _, r := range in.refs(w) {
@@ -70,6 +75,7 @@ func (in *inspector) search(ws ...wordInfo) {
 	for _, w := range ws {
 		if w.xargs {
 			in.searchDir()
+			in.c.Searches = in.an.appendRef(in.c.Searches, xargsRef)
 			continue
 		}
 		for _, r := range in.refs(w) {
@@ -77,6 +83,9 @@ func (in *inspector) search(ws ...wordInfo) {
 		}
 	}
 }
+
+// xargsRef is the path xargs passes: any, known only when it runs.
+var xargsRef = PathRef{Text: "…", Dynamic: true}
 
 func (in *inspector) searchDir() {
 	in.c.Searches = in.an.appendRef(in.c.Searches, PathRef{Text: ".", Path: in.dir})
