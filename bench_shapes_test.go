@@ -127,6 +127,24 @@ func BenchmarkDecideShapes(b *testing.B) {
 // TestShapePolicies checks that the benchmark policies decide what they
 // should, so that the benchmark measures real decisions.
 func TestShapePolicies(t *testing.T) {
+	for _, n := range []int{20, 1000} {
+		params := shapePolicy(t, "params", n)
+		for _, tc := range []struct {
+			input string
+			want  toolgate.Outcome
+		}{
+			{`{"sql":"select 1"}`, toolgate.Allow},
+			{`{"sql":"DROP TABLE t00001 cascade"}`, toolgate.Deny},
+			{`{"sql":"update t00003 set x=1"}`, toolgate.Deny},
+			{`{"sql":"delete from t00002"}`, toolgate.Ask},
+			{`{"sql":"select * from t00000 where 1"}`, toolgate.Allow},
+		} {
+			d := params.Decide(toolgate.Call{Tool: "mcp__db__query", Input: json.RawMessage(tc.input), Cwd: "/p", Home: "/home/u"})
+			if d.Outcome != tc.want {
+				t.Errorf("params/%d: %s = %v (%v), want %v", n, tc.input, d.Outcome, d.Reasons, tc.want)
+			}
+		}
+	}
 	for _, shape := range []string{"shared", "globs", "mixed"} {
 		cfg := shapePolicy(t, shape, 1000)
 		for _, tc := range []struct {

@@ -441,19 +441,24 @@ func (cc *callCtx) eachRuleFor(e Effect, firstWords []shellKey, anyFirst bool, i
 				splits = cc.mcp
 			}
 			for _, sp := range splits {
-				srv, t, key := sp.server, sp.tool, sp.tool
+				srv, t := sp.server, sp.tool
 				if e != EffectAllow {
-					srv, key = lowerASCIIFast(srv), lowerASCIIFast(t)
+					srv = lowerASCIIFast(srv)
 				}
 				for _, r := range ix.byServer[srv] {
 					if r.mcpTool == nil || r.mcpTool.match(t) {
 						fn(r)
 					}
 				}
-				// The literal tools' key is folded as their globs fold
-				// (compile.go, index.add).
-				if tr := ix.byServerTool[serverTool{srv, key}]; tr != nil {
-					tr.visit(cc.input, fn)
+				if len(ix.byServerTool) > 0 {
+					// The literal tools' key is folded as their globs
+					// fold (compile.go, index.add).
+					if e != EffectAllow {
+						t = lowerASCIIFast(t)
+					}
+					if tr := ix.byServerTool[serverTool{srv, t}]; tr != nil {
+						tr.visit(cc.input, fn)
+					}
 				}
 			}
 		}
