@@ -255,6 +255,12 @@ func TestPolicyAndReload(t *testing.T) {
 	}
 	// The watcher picks up a fixed file.
 	os.WriteFile(e.policyFile, []byte(strings.Replace(testPolicy, `- "Bash(rm:*)"`, `- "Bash(rm:*)"`+"\n  - \"Bash(curl:*)\"", 1)), 0o644)
+	// The first check sees the change and waits for it to settle: a file
+	// that is still being written is never loaded half.
+	e.srv.checkFiles(context.Background())
+	if e.srv.Revision() != rev {
+		t.Fatal("a file was reloaded at the check that first saw it change, before it settled")
+	}
 	e.srv.checkFiles(context.Background())
 	if e.srv.Revision() == rev {
 		t.Fatal("the fixed file was not reloaded")

@@ -82,6 +82,10 @@ type Server struct {
 	tokens    atomic.Pointer[tokenSet]
 	asks      sync.Map             // store.Key → pendingAsk
 	stamps    map[string]fileStamp // guarded by swapMu
+	// seen holds a changed file's stamp at the check that first saw it: a
+	// change is applied only once the file has kept that stamp for one
+	// more check, so a file still being written is never loaded half.
+	seen map[string]fileStamp // guarded by swapMu
 
 	logq    chan store.Entry
 	logDone chan struct{}
@@ -133,7 +137,7 @@ func New(ctx context.Context, options *Options) (*Server, error) {
 	}
 	opts.Webhook = wh
 	s := &Server{opts: opts, log: opts.Logger, store: opts.Store, m: newMetrics(), now: opts.Now,
-		stamps: map[string]fileStamp{}, logq: make(chan store.Entry, 8192), logDone: make(chan struct{}),
+		stamps: map[string]fileStamp{}, seen: map[string]fileStamp{}, logq: make(chan store.Entry, 8192), logDone: make(chan struct{}),
 		hooks: make(chan store.Delivery, 256), replica: "rp_" + strings.ToLower(rand.Text())}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -316,12 +320,20 @@ func (s *Server) checkFiles(ctx context.Context) {
 	s.swapMu.Lock()
 	policyChanged, tokensChanged := false, false
 	for f, old := range s.stamps {
-		if stampOf(f) != old {
-			if f == s.opts.TokensFile {
-				tokensChanged = true
-			} else {
-				policyChanged = true
-			}
+		now := stampOf(f)
+		if now == old {
+			delete(s.seen, f)
+			continue
+		}
+		if prev, ok := s.seen[f]; !ok || prev != now {
+			s.seen[f] = now // changed since the last check: wait until it settles
+			continue
+		}
+		delete(s.seen, f)
+		if f == s.opts.TokensFile {
+			tokensChanged = true
+		} else {
+			policyChanged = true
 		}
 	}
 	if tokensChanged {
