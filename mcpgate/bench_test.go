@@ -12,6 +12,57 @@ import (
 	"github.com/toolgate/toolgate/audit"
 )
 
+// The call benchmarks measure one tools/call on the SDK's in-memory
+// transports, against an upstream that answers at once:
+//
+//   - BenchmarkCallDirect: a client calling the upstream, nothing between;
+//   - BenchmarkCallRelay: a client calling a bare relay built on the same
+//     SDK (one tool that passes the call on, no decision, no audit), which
+//     calls the upstream: the floor of any proxy built on the SDK;
+//   - BenchmarkCallProxied: a client calling the proxy, which calls the
+//     upstream.
+//
+// Proxied minus Direct is the proxy's own cost; Relay minus Direct is the
+// part of it that is the SDK's second JSON-RPC hop, Proxied minus Relay the
+// part that is toolgate's (the decision, the audit event, the checks).
+
+// benchUpstream is a server with one tool, echo, that answers at once:
+// a raw handler (no schema inference or validation by the SDK), which reads
+// nothing and records nothing.
+func benchUpstream() *mcp.Server {
+	s := mcp.NewServer(&mcp.Implementation{Name: "bench-upstream"}, nil)
+	s.AddTool(&mcp.Tool{Name: "echo", Description: "echoes text", InputSchema: objSchema(map[string]string{"text": "string"}, "text")},
+		func(context.Context, *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: "hello"}}}, nil
+		})
+	return s
+}
+
+// serveInMemory connects s to a new in-memory transport and returns the
+// transport of the other end.
+func serveInMemory(ctx context.Context, s *mcp.Server) (mcp.Transport, error) {
+	a, b := mcp.NewInMemoryTransports()
+	if _, err := s.Connect(ctx, a, nil); err != nil {
+		return nil, err
+	}
+	return b, nil
+}
+
+// benchClient connects a client to s in memory.
+func benchClient(b *testing.B, s *mcp.Server) *mcp.ClientSession {
+	ctx := context.Background()
+	tr, err := serveInMemory(ctx, s)
+	if err != nil {
+		b.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil).Connect(ctx, tr, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { cs.Close() })
+	return cs
+}
+
 // benchCalls measures one tools/call through cs, reporting the median and
 // the 99th percentile.
 func benchCalls(b *testing.B, cs *mcp.ClientSession, name string) {
@@ -27,47 +78,81 @@ func benchCalls(b *testing.B, cs *mcp.ClientSession, name string) {
 			b.Fatalf("call: %v %v", err, res)
 		}
 	}
+	reportLatency(b, lat)
+}
+
+// reportLatency reports the median and the 99th percentile of lat, in µs.
+func reportLatency(b *testing.B, lat []time.Duration) {
 	slices.Sort(lat)
-	b.ReportMetric(float64(lat[len(lat)/2].Microseconds()), "p50-µs")
-	b.ReportMetric(float64(lat[len(lat)*99/100].Microseconds()), "p99-µs")
+	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds())/1000, "p50-µs")
+	b.ReportMetric(float64(lat[len(lat)*99/100].Nanoseconds())/1000, "p99-µs")
 }
 
 // BenchmarkCallDirect is the baseline: a client calling the upstream with
 // no proxy between them.
 func BenchmarkCallDirect(b *testing.B) {
-	up := newTestUpstream()
-	tr, err := up.connect(context.Background(), ServerSpec{})
+	benchCalls(b, benchClient(b, benchUpstream()), "echo")
+}
+
+// BenchmarkCallRelay is a call through a bare relay on the same SDK: what
+// the second JSON-RPC hop costs without any of toolgate's work.
+func BenchmarkCallRelay(b *testing.B) {
+	ctx := context.Background()
+	tr, err := serveInMemory(ctx, benchUpstream())
 	if err != nil {
 		b.Fatal(err)
 	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil).Connect(context.Background(), tr, nil)
+	up, err := mcp.NewClient(&mcp.Implementation{Name: "relay"}, nil).Connect(ctx, tr, nil)
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer cs.Close()
-	benchCalls(b, cs, "echo")
+	b.Cleanup(func() { up.Close() })
+	relay := mcp.NewServer(&mcp.Implementation{Name: "relay"}, nil)
+	relay.AddTool(&mcp.Tool{Name: "echo", InputSchema: objSchema(map[string]string{"text": "string"}, "text")},
+		func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+			return up.CallTool(ctx, &mcp.CallToolParams{Name: "echo", Arguments: req.Params.Arguments})
+		})
+	benchCalls(b, benchClient(b, relay), "echo")
 }
 
 // BenchmarkCallProxied is a call through the proxy (an allow decided by a
-// rule, audited to a sink in memory); its difference from
-// BenchmarkCallDirect is the proxy's own cost: the decision, the second
-// JSON-RPC hop and the audit event.
+// rule, audited to a sink that keeps nothing).
 func BenchmarkCallProxied(b *testing.B) {
 	f := newBenchFixture(b)
 	benchCalls(b, f.cs, "mcp__up__echo")
 }
 
-// BenchmarkIdleSession reports the memory one idle downstream session holds.
+// BenchmarkIdleSession reports the memory one idle downstream session
+// holds, heap and goroutine stacks, with the SDK's own server for
+// comparison ("sdk-KiB/session": the same client on a server with no
+// toolgate in it).
 func BenchmarkIdleSession(b *testing.B) {
 	f := newBenchFixture(b)
+	sdk := idleSessions(b, benchUpstream())
+	proxy := idleSessions(b, f.proxy.Server())
+	for b.Loop() {
+	}
+	// Both ends of each session live in this process: the figure is an
+	// upper bound of what the proxy's end holds.
+	b.ReportMetric(proxy, "KiB/session")
+	b.ReportMetric(sdk, "sdk-KiB/session")
+}
+
+// idleSessions connects clients to s and returns the memory each session
+// holds, both ends, in KiB.
+func idleSessions(b *testing.B, s *mcp.Server) float64 {
 	const n = 200
-	var before, after runtime.MemStats
-	runtime.GC()
-	runtime.ReadMemStats(&before)
+	inUse := func() uint64 {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc + m.StackInuse
+	}
+	before := inUse()
 	var sessions []*mcp.ClientSession
 	for range n {
 		a, c := mcp.NewInMemoryTransports()
-		if _, err := f.proxy.Server().Connect(context.Background(), a, nil); err != nil {
+		if _, err := s.Connect(context.Background(), a, nil); err != nil {
 			b.Fatal(err)
 		}
 		cs, err := mcp.NewClient(&mcp.Implementation{Name: "idle"}, nil).Connect(context.Background(), c, &mcp.ClientSessionOptions{ProtocolVersion: "2025-11-25"})
@@ -76,23 +161,20 @@ func BenchmarkIdleSession(b *testing.B) {
 		}
 		sessions = append(sessions, cs)
 	}
-	runtime.GC()
-	runtime.ReadMemStats(&after)
-	for b.Loop() {
-	}
-	// Both ends of each session live in this process: the figure is an
-	// upper bound of what the proxy's end holds.
-	b.ReportMetric(float64(after.HeapAlloc-before.HeapAlloc)/n/1024, "KiB/session")
+	after := inUse()
 	for _, cs := range sessions {
 		cs.Close()
 	}
+	return float64(after-before) / n / 1024
 }
 
-// newBenchFixture is newFixture for a benchmark.
+// newBenchFixture is a proxy in front of benchUpstream, named "up", and
+// a client of it.
 func newBenchFixture(b *testing.B) *fixture {
-	up := newTestUpstream()
+	up := benchUpstream()
 	p, err := New(&Options{Engine: newEngine(b, testPolicy), Servers: []ServerSpec{{Name: "up", Command: []string{"unused"}}},
-		Connect: up.connect, Pin: PinOff, Audit: discardSink{}, Cwd: "/work"})
+		Connect: func(ctx context.Context, _ ServerSpec) (mcp.Transport, error) { return serveInMemory(ctx, up) },
+		Pin:     PinOff, Audit: discardSink{}, Cwd: "/work"})
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -100,16 +182,7 @@ func newBenchFixture(b *testing.B) *fixture {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { p.Close() })
-	a, c := mcp.NewInMemoryTransports()
-	if _, err := p.Server().Connect(context.Background(), a, nil); err != nil {
-		b.Fatal(err)
-	}
-	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil).Connect(context.Background(), c, nil)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.Cleanup(func() { cs.Close() })
-	return &fixture{up: up, proxy: p, cs: cs}
+	return &fixture{proxy: p, cs: benchClient(b, p.Server())}
 }
 
 // discardSink stores nothing, and never fails.
@@ -124,8 +197,8 @@ func (discardSink) Record(_ context.Context, e *audit.Event) error {
 func (discardSink) Close() error { return nil }
 
 // BenchmarkGate is the proxy's own work on one allowed call, without the
-// JSON-RPC hops: the decision (with the annotations), the argument digest
-// and the audit event.
+// JSON-RPC hops: the decision (with the annotations) and the audit event
+// (with its argument digest and redacted copy).
 func BenchmarkGate(b *testing.B) {
 	f := newBenchFixture(b)
 	e := f.proxy.entry("mcp__up__echo")
@@ -136,13 +209,10 @@ func BenchmarkGate(b *testing.B) {
 	for b.Loop() {
 		start := time.Now()
 		v := f.proxy.decide(e, args, "s")
-		_ = argsDigest(args)
 		if v.outcome != outAllow || !f.proxy.audit(ctx, v, "s", false, start) {
 			b.Fatal("not allowed")
 		}
 		lat = append(lat, time.Since(start))
 	}
-	slices.Sort(lat)
-	b.ReportMetric(float64(lat[len(lat)/2].Nanoseconds())/1000, "p50-µs")
-	b.ReportMetric(float64(lat[len(lat)*99/100].Nanoseconds())/1000, "p99-µs")
+	reportLatency(b, lat)
 }
