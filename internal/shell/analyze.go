@@ -565,6 +565,16 @@ func (an *analyzer) script(src string, depth int, dir string, io *redirInfo, par
 			src = r
 		}
 	}
+	if strings.Contains(src, "$\\\n") {
+		// bash joins a backslash-newline before it reads words, so that
+		// $\<newline>(rm x) and "$\<newline>{HOME}" are a substitution and
+		// an expansion; the parser reads a lone $ and a literal. The
+		// script is read joined, as bash reads it.
+		if j, ok := joinContinuations([]byte(src)); ok {
+			an.issue(src, "backslash-newline after $: bash joins the lines into an expansion")
+			src = string(j)
+		}
+	}
 	stmts, err := an.parse(src)
 	walked := src
 	if err != nil {
@@ -661,7 +671,13 @@ func (an *analyzer) repairParse(src string, err error) (string, []*syntax.Stmt, 
 				b[i] = ' '
 			}
 		default:
-			return "", nil, nil, false
+			// bash joins a backslash-newline before it reads words, also
+			// where the parser does not ($\<newline>(rm x) is $(rm x)).
+			j, ok := joinContinuations(b)
+			if !ok {
+				return "", nil, nil, false
+			}
+			b = j
 		}
 		r := string(b)
 		stmts, perr := an.parse(r)
@@ -671,6 +687,54 @@ func (an *analyzer) repairParse(src string, err error) (string, []*syntax.Stmt, 
 		err = perr
 	}
 	return "", nil, nil, false
+}
+
+// joinContinuations returns b with every backslash-newline outside single
+// quotes removed, as bash's input reader removes them, and whether there
+// was one.
+func joinContinuations(b []byte) ([]byte, bool) {
+	out := make([]byte, 0, len(b))
+	found := false
+	var quote byte // 0, '"', '\'' or '$' for $'…'
+	for i := 0; i < len(b); i++ {
+		c := b[i]
+		switch {
+		case quote == '\'':
+			if c == '\'' {
+				quote = 0
+			}
+		case quote == '$':
+			if c == '\\' && i+1 < len(b) {
+				out = append(out, c)
+				i++
+				c = b[i]
+			} else if c == '\'' {
+				quote = 0
+			}
+		case c == '\\' && i+1 < len(b):
+			if b[i+1] == '\n' {
+				i++
+				found = true
+				continue
+			}
+			out = append(out, c)
+			i++
+			c = b[i]
+		case quote == '"':
+			if c == '"' {
+				quote = 0
+			}
+		case c == '"':
+			quote = c
+		case c == '\'':
+			quote = c
+			if i > 0 && b[i-1] == '$' {
+				quote = '$'
+			}
+		}
+		out = append(out, c)
+	}
+	return out, found
 }
 
 // wordEnd returns the end of the shell word starting at off: the first

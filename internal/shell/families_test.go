@@ -521,3 +521,34 @@ func TestFamilyRewalkBounded(t *testing.T) {
 		t.Errorf("function chain: %d commands", len(a.Commands))
 	}
 }
+
+// Family: bash removes a backslash-newline before it reads words, also
+// between a $ and what it expands, where the parser reads a lone $ (checked
+// against bash 5.2: echo $\<newline>(echo hi) prints hi, as does the same
+// in double quotes; in single quotes it is text).
+func TestFamilyDollarContinuation(t *testing.T) {
+	tests := []struct {
+		src  string
+		cmd  string // the words of some command
+		unan bool
+	}{
+		{"echo $\\\n(rm x)", "rm x", true},
+		{"echo \"$\\\n(rm x)\"", "rm x", true},
+		{"echo $\\\n\\\n(rm x)", "rm x", true},
+		{"rm -rf $\\\n{HOME}", "rm -rf ~${HOME}", true}, // ~ marks a word that is not static
+		{"echo '$\\\n(rm x)'", "echo $\\\n(rm x)", false},
+		{"echo a\\\nb", "echo ab", false},
+	}
+	for _, tt := range tests {
+		a := Analyze(tt.src, Options{Cwd: "/p", Home: "/h"})
+		if got := commandWords(a); !slices.Contains(got, tt.cmd) {
+			t.Errorf("%q: commands %q, want one %q", tt.src, got, tt.cmd)
+		}
+		if unanalysable(a) != tt.unan {
+			t.Errorf("%q: unanalysable = %v, want %v", tt.src, unanalysable(a), tt.unan)
+		}
+	}
+	if a := Analyze("rm -rf $\\\n{HOME}", Options{Cwd: "/p", Home: "/h"}); a.Commands[0].CriticalRemoval == "" {
+		t.Errorf("rm -rf $\\<newline>{HOME} is not a critical removal")
+	}
+}

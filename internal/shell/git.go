@@ -113,6 +113,20 @@ func (in *inspector) gitTag(a *argv) bool {
 // `git config KEY VALUE --get` sets KEY), or with one operand and no
 // action.
 func (in *inspector) gitConfig(a *argv) bool {
+	// Where it reads: without a scope, the user's and the system's files
+	// as well as the repository's; they may hold credentials (a token in
+	// http.extraheader or a url.*.insteadOf), so they are read as files,
+	// outside the workspace. include.path may name any file.
+	if a.has("--includes") {
+		return false
+	}
+	scoped := a.has("--local", "--worktree", "-f", "--blob")
+	if a.has("--global") || !scoped {
+		in.read(staticWord("~/.gitconfig"), staticWord("~/.config/git/config"))
+	}
+	if a.has("--system") || !scoped {
+		in.read(staticWord("/etc/gitconfig"))
+	}
 	switch {
 	case a.has("--get", "--get-all", "--get-regexp", "--get-urlmatch", "--get-color", "--get-colorbool"):
 		return len(a.ops) <= 2

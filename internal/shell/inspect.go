@@ -329,6 +329,12 @@ func (in *inspector) effects(a *argv) {
 					in.read(o.val2)
 				}
 			}
+		case effList:
+			if o.has {
+				// The names in the list are any paths at all, as the
+				// names xargs passes.
+				in.read(o.val, wordInfo{xargs: true})
+			}
 		case effWrite:
 			if o.has {
 				in.write(o.val)
@@ -552,6 +558,52 @@ func (in *inspector) date(a *argv) bool {
 func (in *inspector) ps(a *argv) bool {
 	for _, w := range a.ops {
 		if !w.Static || strings.ContainsAny(w.Value, "e") {
+			return false
+		}
+	}
+	for _, w := range a.vals("-o", "-O") {
+		if !w.Static || !psFormat(w.Value) {
+			return false
+		}
+	}
+	return true
+}
+
+// psKeys are the format keys procps-ng 4.0.2 lists (ps L). ps also takes
+// keys it does not list — environ prints each process's environment — so
+// a format is read-only only when all its keys are here.
+var psKeys = func() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range strings.Fields(`%cpu %mem ag_id ag_nice args atime blocked bsdstart bsdtime c
+		caught cgname cgroup cgroupns class cls cmd comm command context cp cpuid cputime cputimes
+		cuc cuu drs dsiz egid egroup eip esp etime etimes euid euser exe f fgid fgroup flag flags
+		fname fsgid fsgroup fsuid fsuser fuid fuser gid group ignored intpri ipcns label lastcpu
+		lim longtname lsession lstart luid lwp lxc m_drs m_size m_trs machine maj_flt majflt
+		min_flt minflt mntns netns ni nice nlwp numa oom oomadj opri ouid pagein pcpu pending
+		pgid pgrp pid pidns pmem policy ppid pri pri_api pri_bar pri_baz pri_foo priority psr
+		pss rbytes rchars rgid rgroup rops rss rssize rsz rtprio ruid ruser s sched seat sess
+		session sgi_p sgi_rss sgid sgroup sid sig sig_block sig_catch sig_ignore sig_pend
+		sigcatch sigignore sigmask size slice spid stackp start start_stack start_time stat
+		state stime suid supgid supgrp suser svgid svgroup svuid svuser sz tgid thcount tid time
+		timens times tname tpgid trs trss tsig tsiz tt tty tty4 tty8 ucmd ucomm uid uid_hack
+		uname unit user userns uss util utsns uunit vsize vsz wbytes wcbytes wchan wchars wname
+		wops zone`) {
+		m[k] = true
+	}
+	return m
+}()
+
+// psFormat reports whether every key of a ps format (keys separated by
+// commas or blanks, each with an optional :width or =header) is one of
+// psKeys. ps reads a comma after a header as the start of a key when one
+// follows (args=CMD,environ prints both), so every word after a comma or
+// blank is taken as a key.
+func psFormat(f string) bool {
+	for _, item := range strings.FieldsFunc(f, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+		if i := strings.IndexAny(item, "=:"); i >= 0 {
+			item = item[:i]
+		}
+		if item != "" && !psKeys[strings.ToLower(item)] {
 			return false
 		}
 	}

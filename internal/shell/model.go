@@ -28,7 +28,8 @@ import (
 //	--arg==         two arguments (jq --arg name value)
 //	-o|--output=!w  the argument is a file written
 //
-// Effects: !r the argument is a file read; !w a file written; !x the
+// Effects: !r the argument is a file read; !l a file read that names more
+// files the command reads (wc --files0-from, tar -T); !w a file written; !x the
 // option runs a program or code (no prefix rule may cover the command);
 // !u the option writes or changes state otherwise (not read-only). A token
 // of several letters after one dash with no other mark (-abc) is shorthand
@@ -48,6 +49,7 @@ type effect uint8
 const (
 	effNone effect = iota
 	effRead
+	effList
 	effWrite
 	effExec
 	effUnsafe
@@ -124,6 +126,8 @@ func (m *model) addToken(tok string) {
 		switch body[i+1:] {
 		case "r":
 			d.eff = effRead
+		case "l":
+			d.eff = effList
 		case "w":
 			d.eff = effWrite
 		case "x":

@@ -120,7 +120,7 @@ func (an *analyzer) wrapperForms(c *Command, f []wordInfo, allowOnly bool) (form
 			for _, r := range an.pathRefs(o.val, c.Dir) {
 				c.Writes = an.appendRef(c.Writes, r)
 			}
-		case effRead:
+		case effRead, effList:
 			for _, r := range an.pathRefs(o.val, c.Dir) {
 				c.Reads = an.appendRef(c.Reads, r)
 			}
