@@ -53,6 +53,11 @@ type Options struct {
 	// AskTimeout is how long a person has to answer; zero: 2 min. It is also
 	// the life of an input_required request state.
 	AskTimeout time.Duration
+	// DenyAsks denies every call that needs a person's approval instead of
+	// putting it to the client's user (a gateway in front of headless
+	// agents, whose users are not there to answer). An approval a person
+	// gives out of band through a Checker still lets the call run.
+	DenyAsks bool
 	// Logger receives what the proxy has to tell its operator (a server
 	// that stopped, a tool hidden by pinning); nil: discarded.
 	Logger *slog.Logger
@@ -675,8 +680,11 @@ func progressToken(t any) any {
 // be asked, and the call is denied.
 func (p *Proxy) ask(ctx context.Context, req *mcp.CallToolRequest, e *toolEntry, v verdict, args json.RawMessage, session string, start time.Time) *mcp.CallToolResult {
 	caps := req.ClientCapabilities()
-	if caps == nil || caps.Elicitation == nil {
+	if p.opts.DenyAsks || caps == nil || caps.Elicitation == nil {
 		why := "the call needs a person's approval, and this MCP client cannot be asked (it did not declare the elicitation capability)"
+		if p.opts.DenyAsks {
+			why = "the call needs a person's approval, and this gateway does not ask (--ask-policy deny)"
+		}
 		if v.pending != "" {
 			why += "; " + v.pending
 		}

@@ -477,3 +477,29 @@ func TestProgressToken(t *testing.T) {
 		}
 	}
 }
+
+// With DenyAsks a call that needs approval is denied without asking, even
+// a client that would approve it, on both protocol versions.
+func TestDenyAsks(t *testing.T) {
+	for _, proto := range []string{"2025-11-25", "2026-07-28"} {
+		t.Run(proto, func(t *testing.T) {
+			asked := false
+			f := newFixture(t, fixtureOpts{protocol: proto, noMRTR: true,
+				elicit: func(ctx context.Context, r *mcp.ElicitRequest) (*mcp.ElicitResult, error) {
+					asked = true
+					return approve(ctx, r)
+				},
+				opts: func(o *Options) { o.DenyAsks = true }})
+			text, isErr, err := f.call(t, "mcp__up__write_thing", map[string]any{"path": "/tmp/x"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !isErr || !strings.Contains(text, "this gateway does not ask") || asked {
+				t.Fatalf("got %q (isError %v, asked %v), want a denial without asking", text, isErr, asked)
+			}
+			if ran := f.up.ran(); len(ran) != 0 {
+				t.Fatalf("the upstream ran %q", ran)
+			}
+		})
+	}
+}

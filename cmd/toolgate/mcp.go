@@ -106,6 +106,7 @@ type proxyFlags struct {
 	wait        time.Duration
 	callTimeout time.Duration
 	askTimeout  time.Duration
+	askPolicy   string
 }
 
 func (m *proxyFlags) register(fs *flag.FlagSet) {
@@ -124,6 +125,7 @@ func (m *proxyFlags) register(fs *flag.FlagSet) {
 	fs.DurationVar(&m.wait, "wait", 0, "with --server: wait up to `DURATION` for a person to answer an ask (0: do not wait)")
 	fs.DurationVar(&m.callTimeout, "call-timeout", 60*time.Second, "bound one request to an upstream server to `DURATION`")
 	fs.DurationVar(&m.askTimeout, "ask-timeout", 2*time.Minute, "how long a person has to answer an approval request")
+	fs.StringVar(&m.askPolicy, "ask-policy", "ask", "what an ask becomes: `ask` (the client's user is asked) or deny")
 }
 
 // mcp runs "toolgate mcp".
@@ -210,7 +212,7 @@ func (c *cli) mcp(args []string) int {
 		logger.Warn(fmt.Sprintf("no lock file %s: tool definitions are not pinned; run \"toolgate mcp lock\" to pin them", lockPath))
 	}
 	opts := mcpgate.Options{Servers: specs, Cwd: e.cwd, Home: e.home,
-		Lock: lock, Pin: pin, CallTimeout: m.callTimeout, AskTimeout: m.askTimeout, Logger: logger,
+		Lock: lock, Pin: pin, CallTimeout: m.callTimeout, AskTimeout: m.askTimeout, DenyAsks: m.askPolicy == "deny", Logger: logger,
 		ServerStderr: c.stderr, Version: versionString(), KeepNames: m.name != ""}
 	if remote != nil {
 		opts.Checker = remote
@@ -275,6 +277,8 @@ func (c *cli) mcpCheckFlags(m *proxyFlags) int {
 		}
 	}
 	switch {
+	case m.askPolicy != "ask" && m.askPolicy != "deny":
+		c.errorf("mcp: --ask-policy: unknown ask policy %q (want ask or deny)", m.askPolicy)
 	case m.listen == "" && m.listenToken != "":
 		c.errorf("mcp: --listen-token-file needs --listen")
 	case m.server == "" && m.listen == "" && m.tokenFile != "":
