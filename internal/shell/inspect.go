@@ -610,6 +610,16 @@ func psFormat(f string) bool {
 	return true
 }
 
+// sums read their files; with -c the files are lists of checksums, and
+// the files they name are read too: any paths at all, as xargs names.
+func (in *inspector) sums(a *argv) bool {
+	in.read(a.ops...)
+	if a.has("-c") {
+		in.read(wordInfo{xargs: true})
+	}
+	return true
+}
+
 // jq reads its files; env and $ENV print the environment (jq 1.6 also
 // reads `$ ENV`, with blanks or a comment after the dollar). A program
 // read from a file (-f) is not known, so it is not read-only either.
@@ -1119,6 +1129,8 @@ func (in *inspector) find(a *argv) bool {
 			if i+1 < len(args) {
 				in.read(args[i+1])
 			}
+			// The start points in the list are any paths at all.
+			in.search(wordInfo{xargs: true})
 			i++
 		default:
 			// A primary the model does not know: it may act.
