@@ -11,12 +11,12 @@ type agentEntry struct {
 	ordinal       int
 }
 
-func (c *Policy) addAgent(name string, ap AgentPolicy, li int, l Layer) Diagnostics {
+func (p *Policy) addAgent(name string, ap AgentPolicy, li int, l Layer) Diagnostics {
 	var diags Diagnostics
-	e := c.agents[name]
+	e := p.agents[name]
 	if e == nil {
 		e = &agentEntry{rules: newRuleSet(), declaredNames: map[string]bool{}}
-		c.agents[name] = e
+		p.agents[name] = e
 	}
 	for _, eff := range []Effect{EffectDeny, EffectAsk, EffectAllow} {
 		var specs []RuleSpec
@@ -30,7 +30,7 @@ func (c *Policy) addAgent(name string, ap AgentPolicy, li int, l Layer) Diagnost
 		}
 		var rbuf [4]*crule // the readings of one rule, taken before the next
 		for i, s := range specs {
-			rs, d := c.compileReadings(s, eff, l, rbuf[:0]) // readings.go
+			rs, d := p.compileReadings(s, eff, l, rbuf[:0]) // readings.go
 			if d != nil {
 				diags = append(diags, *d)
 				continue
@@ -57,7 +57,7 @@ func (c *Policy) addAgent(name string, ap AgentPolicy, li int, l Layer) Diagnost
 	}
 	if e.mode == nil && ap.Mode != nil {
 		e.mode = ap.Mode
-		if c.disabledModes[ap.Mode.Name] {
+		if p.disabledModes[ap.Mode.Name] {
 			diags.Errorf(ap.Pos, "mode-disabled", "agent %q: mode %s is disabled by the managed configuration", name, ap.Mode.Name)
 		}
 	}
@@ -65,13 +65,13 @@ func (c *Policy) addAgent(name string, ap AgentPolicy, li int, l Layer) Diagnost
 }
 
 // applyAgent makes a decision stricter with the calling sub-agent's entry.
-func (c *Policy) applyAgent(cc *callCtx, d Decision) Decision {
-	e := c.agents[cc.call.Agent]
+func (p *Policy) applyAgent(cc *callCtx, d Decision) Decision {
+	e := p.agents[cc.call.Agent]
 	if e == nil || d.Denied() {
 		return d
 	}
 	if e.hasRules {
-		ac := *c
+		ac := *p
 		ac.static, ac.session = e.rules, nil
 		ac.defaultOutcome, ac.defaultReadOnly = Allow, Allow
 		ac.rewrites = nil
@@ -89,10 +89,10 @@ func (c *Policy) applyAgent(cc *callCtx, d Decision) Decision {
 		}
 	}
 	if e.def != nil || e.defRO != nil || e.mode != nil {
-		ac := *c
+		ac := *p
 		if e.def != nil {
 			ac.defaultOutcome = *e.def
-			if e.defRO == nil && c.defaultReadOnly == c.defaultOutcome {
+			if e.defRO == nil && p.defaultReadOnly == p.defaultOutcome {
 				ac.defaultReadOnly = *e.def
 			}
 		}
@@ -114,12 +114,12 @@ func (c *Policy) applyAgent(cc *callCtx, d Decision) Decision {
 // AgentCanSee reports whether a sub-agent is shown a tool: its own entry's
 // allow or ask rules declare the tool, or the configuration exposes it; and
 // the entry's deny rules do not hide it.
-func (c *Policy) AgentCanSee(agent, tool string) bool {
-	e := c.agents[agent]
+func (p *Policy) AgentCanSee(agent, tool string) bool {
+	e := p.agents[agent]
 	if e == nil {
-		return c.ExposeToModel(tool)
+		return p.ExposeToModel(tool)
 	}
-	cc := c.toolCtx(tool)
+	cc := p.toolCtx(tool)
 	for _, r := range e.rules.deny.all {
 		if r.bare() && cc.ruleNamesTool(r) {
 			return false
@@ -135,5 +135,5 @@ func (c *Policy) AgentCanSee(agent, tool string) bool {
 			return true
 		}
 	}
-	return c.ExposeToModel(tool)
+	return p.ExposeToModel(tool)
 }

@@ -408,19 +408,19 @@ func Compile(layers []Layer, opts *Options) (*Policy, error) {
 }
 
 // compileSession compiles the session layers into their own rule set;
-// idx holds each layer's index in c.layers (-1 for the runtime rules).
-func (c *Policy) compileSession(ls []Layer, idx []int) (*ruleSet, Diagnostics) {
+// idx holds each layer's index in p.layers (-1 for the runtime rules).
+func (p *Policy) compileSession(ls []Layer, idx []int) (*ruleSet, Diagnostics) {
 	var diags Diagnostics
 	rs := newRuleSet()
 	ord := -1 << 30 // session rules come before every other layer
 	for li, l := range ls {
 		var rbuf [4]*crule // the readings of one rule, taken before the next
 		for _, e := range []Effect{EffectDeny, EffectAsk, EffectAllow} {
-			if c.managedOnly && e != EffectDeny {
+			if p.managedOnly && e != EffectDeny {
 				continue
 			}
 			for i, s := range l.rules(e) {
-				crs, d := c.compileReadings(s, e, l, rbuf[:0]) // readings.go
+				crs, d := p.compileReadings(s, e, l, rbuf[:0]) // readings.go
 				if d != nil {
 					diags = append(diags, *d)
 					continue
@@ -571,10 +571,10 @@ type toolReading struct {
 // whose tool registry ignores case runs "BASH" as Bash, so deny and ask
 // rules must see the call as that kind; allow rules see the exact name only
 // (SPEC §1.1: allow matches tool names case-sensitively).
-func (c *Policy) resolveUnknownTool(name, lower string) (toolEntry, []toolReading) {
-	info := c.applyToolGlobs(name, defaultToolEntry(name))
-	names := c.foldNames[lower]
-	if len(names) == 0 && len(c.toolGlobs) == 0 {
+func (p *Policy) resolveUnknownTool(name, lower string) (toolEntry, []toolReading) {
+	info := p.applyToolGlobs(name, defaultToolEntry(name))
+	names := p.foldNames[lower]
+	if len(names) == 0 && len(p.toolGlobs) == 0 {
 		return info, nil
 	}
 	var out []toolReading
@@ -590,13 +590,13 @@ func (c *Policy) resolveUnknownTool(name, lower string) (toolEntry, []toolReadin
 		out = append(out, r)
 	}
 	for _, n := range names {
-		add(toolReading{n, c.toolInfo(n)})
+		add(toolReading{n, p.toolInfo(n)})
 	}
-	if len(c.toolGlobs) > 0 {
+	if len(p.toolGlobs) > 0 {
 		fi, hit := defaultToolEntry(lower), false
-		for i := range c.toolGlobs {
-			if c.toolGlobs[i].fold.match(name) {
-				fi, hit = applyToolSpec(fi, c.toolGlobs[i].spec), true
+		for i := range p.toolGlobs {
+			if p.toolGlobs[i].fold.match(name) {
+				fi, hit = applyToolSpec(fi, p.toolGlobs[i].spec), true
 			}
 		}
 		if hit {
@@ -607,20 +607,20 @@ func (c *Policy) resolveUnknownTool(name, lower string) (toolEntry, []toolReadin
 }
 
 // toolInfo returns the catalog entry for a tool name.
-func (c *Policy) toolInfo(name string) toolEntry {
-	info, ok := c.tools[name]
+func (p *Policy) toolInfo(name string) toolEntry {
+	info, ok := p.tools[name]
 	if !ok {
 		info = defaultToolEntry(name)
 	}
-	return c.applyToolGlobs(name, info)
+	return p.applyToolGlobs(name, info)
 }
 
 // applyToolGlobs applies the configuration's tool-glob entries that match
 // name to its catalog entry.
-func (c *Policy) applyToolGlobs(name string, info toolEntry) toolEntry {
-	for i := range c.toolGlobs {
-		if c.toolGlobs[i].glob.match(name) {
-			info = applyToolSpec(info, c.toolGlobs[i].spec)
+func (p *Policy) applyToolGlobs(name string, info toolEntry) toolEntry {
+	for i := range p.toolGlobs {
+		if p.toolGlobs[i].glob.match(name) {
+			info = applyToolSpec(info, p.toolGlobs[i].spec)
 		}
 	}
 	return info
@@ -654,7 +654,7 @@ type compiledPattern struct {
 // result; one it lacks (a rule read as shell only through a folded name)
 // is compiled there. A pattern is immutable, so rules with the same
 // specifier share it.
-func (c *Policy) precompileShell(ls []Layer) map[string]compiledPattern {
+func (p *Policy) precompileShell(ls []Layer) map[string]compiledPattern {
 	var specs []string
 	n := 0
 	for _, l := range ls {
@@ -674,7 +674,7 @@ func (c *Policy) precompileShell(ls []Layer) map[string]compiledPattern {
 				if _, dup := out[pr.Specifier]; dup {
 					continue
 				}
-				if strings.EqualFold(pr.Tool, "Bash") || c.toolInfo(pr.Tool).Kind == KindShell {
+				if strings.EqualFold(pr.Tool, "Bash") || p.toolInfo(pr.Tool).Kind == KindShell {
 					out[pr.Specifier] = compiledPattern{}
 					specs = append(specs, pr.Specifier)
 				}
@@ -688,7 +688,7 @@ func (c *Policy) precompileShell(ls []Layer) map[string]compiledPattern {
 	return out
 }
 
-func (c *Policy) compileRule(s RuleSpec, e Effect, l Layer) (*crule, *Diagnostic) {
+func (p *Policy) compileRule(s RuleSpec, e Effect, l Layer) (*crule, *Diagnostic) {
 	fail := func(off int, format string, args ...any) (*crule, *Diagnostic) {
 		pos := s.Pos
 		if pos.Line > 0 {
@@ -729,7 +729,7 @@ func (c *Policy) compileRule(s RuleSpec, e Effect, l Layer) (*crule, *Diagnostic
 	switch {
 	case exact:
 		// Legacy allow rules: literal names, a trailing * a prefix.
-		info, ok := c.tools[tool]
+		info, ok := p.tools[tool]
 		if !ok {
 			info = defaultToolEntry(tool)
 		}
@@ -779,9 +779,9 @@ func (c *Policy) compileRule(s RuleSpec, e Effect, l Layer) (*crule, *Diagnostic
 			r.noApprove = true
 		}
 	default:
-		info, ok := c.tools[lookup]
+		info, ok := p.tools[lookup]
 		if !ok && fold {
-			for n, inf := range c.tools {
+			for n, inf := range p.tools {
 				if strings.EqualFold(n, tool) {
 					info, ok = inf, true
 					break
@@ -807,7 +807,7 @@ func (c *Policy) compileRule(s RuleSpec, e Effect, l Layer) (*crule, *Diagnostic
 	off := pr.SpecOffset()
 	info := toolEntry{Kind: r.kind}
 	if !r.isKind && r.name != "" && r.mcpServer == "" {
-		info = c.toolInfo(tool)
+		info = p.toolInfo(tool)
 	}
 	switch r.kind {
 	case KindShell:
@@ -818,7 +818,7 @@ func (c *Policy) compileRule(s RuleSpec, e Effect, l Layer) (*crule, *Diagnostic
 		if strings.HasPrefix(spec, field+":") || strings.HasPrefix(spec, "command:") || strings.HasPrefix(spec, "cmd:") {
 			return fail(off, "a shell rule's specifier is a command pattern; %q looks like a parameter rule, which a compound command could dodge — write the command itself", spec[:strings.IndexByte(spec, ':')+1])
 		}
-		cp, ok := c.shellPats[spec]
+		cp, ok := p.shellPats[spec]
 		if !ok {
 			cp.p, cp.err = shell.CompilePattern(spec)
 		}

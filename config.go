@@ -47,31 +47,31 @@ type Policy struct {
 }
 
 // Revision identifies the loaded configuration: a hash of every layer.
-func (c *Policy) Revision() string { return c.revision }
+func (p *Policy) Revision() string { return p.revision }
 
 // Settings returns the scalar settings in force and the layer each comes
 // from, as the engine reads them: a command line showing them (explain)
 // needs no reading of its own.
-func (c *Policy) Settings() Settings { return c.settings }
+func (p *Policy) Settings() Settings { return p.settings }
 
 // Mode returns the configured session mode.
-func (c *Policy) Mode() Mode { return c.mode }
+func (p *Policy) Mode() Mode { return p.mode }
 
 // Layers returns the compiled layers, highest priority first.
-func (c *Policy) Layers() []Layer { return append([]Layer(nil), c.layers...) }
+func (p *Policy) Layers() []Layer { return append([]Layer(nil), p.layers...) }
 
 // Precedence returns the precedence in force.
-func (c *Policy) Precedence() Precedence { return c.precedence }
+func (p *Policy) Precedence() Precedence { return p.precedence }
 
 // CheckMode reports an error, naming the managed file, when a managed layer
 // disables mode m: a call in that mode is then denied as invalid. A command
 // line checks its --mode with it before deciding anything.
-func (c *Policy) CheckMode(m ModeName) error {
-	if !c.disabledModes[m] {
+func (p *Policy) CheckMode(m ModeName) error {
+	if !p.disabledModes[m] {
 		return nil
 	}
 	file := ""
-	for _, l := range c.layers {
+	for _, l := range p.layers {
 		if l.Source == SourceManaged && slices.Contains(l.DisableModes, m) {
 			file = l.File
 			break

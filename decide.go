@@ -115,7 +115,7 @@ var ctxPool = sync.Pool{New: func() any { return &callCtx{sc: new(callScratch)} 
 
 // Decide returns the decision for one call. It never panics: an internal
 // failure is a denial with reason kind "error".
-func (c *Policy) Decide(call Call) (d Decision) {
+func (p *Policy) Decide(call Call) (d Decision) {
 	defer func() {
 		if r := recover(); r != nil {
 			d = Denial(KindError, fmt.Sprintf("internal error while deciding: %v", r))
@@ -127,28 +127,28 @@ func (c *Policy) Decide(call Call) (d Decision) {
 	// pool drops what it holds at the next garbage collection).
 	cc := ctxPool.Get().(*callCtx)
 	defer ctxPool.Put(cc)
-	if inv := c.prepare(cc, &call); inv != nil {
+	if inv := p.prepare(cc, &call); inv != nil {
 		return *inv
 	}
-	d = c.decideReadings(cc)
+	d = p.decideReadings(cc)
 	if call.Agent != "" {
-		d = c.applyAgent(cc, d)
+		d = p.applyAgent(cc, d)
 	}
-	return c.finish(cc, d)
+	return p.finish(cc, d)
 }
 
 // decideReadings decides the call as its tool is read and, when its name
 // folds to catalog names of several kinds, as each of them: deny sees every
 // form, so the strictest decision wins.
-func (c *Policy) decideReadings(cc *callCtx) Decision {
-	d := c.decideRewritten(cc)
+func (p *Policy) decideReadings(cc *callCtx) Decision {
+	d := p.decideRewritten(cc)
 	for _, alt := range cc.alts {
 		if d.Outcome == Deny {
 			break
 		}
 		ac := *cc
 		ac.info, ac.canon, ac.alts, ac.an, ac.sc = alt.info, alt.name, nil, nil, nil
-		if d2 := c.decideRewritten(&ac); d2.Outcome.Effective().severity() > d.Outcome.Effective().severity() {
+		if d2 := p.decideRewritten(&ac); d2.Outcome.Effective().severity() > d.Outcome.Effective().severity() {
 			d = d2
 		}
 	}
@@ -157,7 +157,7 @@ func (c *Policy) decideReadings(cc *callCtx) Decision {
 
 // finish applies the last step of evaluation: where nobody can be asked,
 // ask becomes deny.
-func (c *Policy) finish(cc *callCtx, d Decision) Decision {
+func (p *Policy) finish(cc *callCtx, d Decision) Decision {
 	if d.Outcome != Ask {
 		return d
 	}
@@ -177,7 +177,7 @@ func (c *Policy) finish(cc *callCtx, d Decision) Decision {
 }
 
 // prepare validates the call and reads what every step needs.
-func (c *Policy) prepare(cc *callCtx, call *Call) *Decision {
+func (p *Policy) prepare(cc *callCtx, call *Call) *Decision {
 	if !validToolName(call.Tool) {
 		d := invalidf("tool name %q is invalid: want 1–128 characters from [A-Za-z0-9_.:/-]", truncate(call.Tool, 80))
 		return &d
@@ -223,8 +223,8 @@ func (c *Policy) prepare(cc *callCtx, call *Call) *Decision {
 		d := invalidf("home directory %q is not an absolute path", home)
 		return &d
 	}
-	cc.c, cc.call, cc.tool = c, *call, call.Tool
-	cc.cwd, cc.home, cc.doc, cc.input, cc.mode = path.Clean(cwd), home, doc, root, c.mode
+	cc.c, cc.call, cc.tool = p, *call, call.Tool
+	cc.cwd, cc.home, cc.doc, cc.input, cc.mode = path.Clean(cwd), home, doc, root, p.mode
 	cc.setTool()
 	if home != "" {
 		cc.home = path.Clean(home)
@@ -232,7 +232,7 @@ func (c *Policy) prepare(cc *callCtx, call *Call) *Decision {
 	if call.Mode != nil {
 		cc.mode = *call.Mode
 	}
-	if c.disabledModes[cc.mode.Name] {
+	if p.disabledModes[cc.mode.Name] {
 		d := invalidf("mode %s is disabled by the managed configuration", cc.mode.Name)
 		return &d
 	}
@@ -501,14 +501,14 @@ func (b *best) beats(r *crule) bool { return b.r != nil && b.r.ordinal <= r.ordi
 // decideCore runs steps 2–7 of the order of evaluation (SPEC §6.3) for a
 // valid call, the same for every kind of tool: the call's reader (read.go)
 // turns it into parts, and each step is written here once over them.
-func (c *Policy) decideCore(cc *callCtx) Decision {
+func (p *Policy) decideCore(cc *callCtx) Decision {
 	var buf [2]part // backing for the usual one or two parts
 	rd, inv := cc.read(buf[:0])
 	if inv != nil {
 		return *inv
 	}
 	// Step 2: deny rules, on every part; the first by priority decides.
-	if c.enabled {
+	if p.enabled {
 		var deny best
 		for i := range rd.parts {
 			cc.offer(EffectDeny, &rd, &rd.parts[i], &deny)

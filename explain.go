@@ -57,13 +57,13 @@ type Explanation struct {
 }
 
 // Explain decides a call and says how every rule bears on it.
-func (c *Policy) Explain(call Call) Explanation {
-	ex := Explanation{Decision: c.Decide(call)}
+func (p *Policy) Explain(call Call) Explanation {
+	ex := Explanation{Decision: p.Decide(call)}
 	lists := [3]Effect{EffectDeny, EffectAllow, EffectAsk}
-	if c.precedence == DenyAskAllow {
+	if p.precedence == DenyAskAllow {
 		lists[1], lists[2] = EffectAsk, EffectAllow
 	}
-	c.weighRules(call, lists[:], func(r *crule, m Match, part string) {
+	p.weighRules(call, lists[:], func(r *crule, m Match, part string) {
 		ex.Rules = append(ex.Rules, RuleMatch{ID: r.id, Rule: r.text, Source: r.source, Pos: r.pos, Match: m, Part: part})
 	})
 	return ex
@@ -72,13 +72,13 @@ func (c *Policy) Explain(call Call) Explanation {
 // weighRules calls fn for every rule of the lists, in that order and by
 // priority within each, that bears on the call at all. A rule's readings
 // count once, with the reading that bears most.
-func (c *Policy) weighRules(call Call, lists []Effect, fn func(r *crule, m Match, part string)) {
+func (p *Policy) weighRules(call Call, lists []Effect, fn func(r *crule, m Match, part string)) {
 	cc := &callCtx{}
-	if inv := c.prepare(cc, &call); inv != nil {
+	if inv := p.prepare(cc, &call); inv != nil {
 		return
 	}
 	for _, e := range lists {
-		for _, rs := range []*ruleSet{c.session, c.static} {
+		for _, rs := range []*ruleSet{p.session, p.static} {
 			if rs == nil {
 				continue
 			}

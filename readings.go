@@ -39,7 +39,7 @@ import (
 // compileReadings compiles every reading of rule s. An allow rule that can
 // approve nothing yields no compiled rule and no error. The rules may be
 // appended to buf (whose memory the caller reuses once it has taken them).
-func (c *Policy) compileReadings(s RuleSpec, e Effect, l Layer, buf []*crule) ([]*crule, *Diagnostic) {
+func (p *Policy) compileReadings(s RuleSpec, e Effect, l Layer, buf []*crule) ([]*crule, *Diagnostic) {
 	one := func(r *crule) []*crule {
 		if r == nil {
 			return nil
@@ -48,11 +48,11 @@ func (c *Policy) compileReadings(s RuleSpec, e Effect, l Layer, buf []*crule) ([
 	}
 	pr, perr := rule.Parse(s.Text)
 	if perr != nil {
-		r, d := c.compileRule(s, e, l)
+		r, d := p.compileRule(s, e, l)
 		return one(r), d
 	}
-	plan := c.planReadings(pr, e)
-	if l.ClaudeSettings && e == EffectAllow && pr.HasSpecifier() && c.ruleKind(pr.Tool, false) == KindMCP {
+	plan := p.planReadings(pr, e)
+	if l.ClaudeSettings && e == EffectAllow && pr.HasSpecifier() && p.ruleKind(pr.Tool, false) == KindMCP {
 		// Claude Code skips an mcp__ rule with parentheses when it loads a
 		// settings file ("MCP rules do not support patterns in
 		// parentheses"): as an allow rule there it approves nothing. A deny
@@ -63,7 +63,7 @@ func (c *Policy) compileReadings(s RuleSpec, e Effect, l Layer, buf []*crule) ([
 	if pos.File == "" {
 		pos.File = l.File
 	}
-	if t := pr.Trimmed(false); strings.HasSuffix(t, ":*") && strings.TrimSpace(strings.TrimSuffix(t, ":*")) == "" && c.ruleKind(pr.Tool, e != EffectAllow) == KindShell {
+	if t := pr.Trimmed(false); strings.HasSuffix(t, ":*") && strings.TrimSpace(strings.TrimSuffix(t, ":*")) == "" && p.ruleKind(pr.Tool, e != EffectAllow) == KindShell {
 		// "Bash(:*)" would match no command at all; Claude Code rejects it
 		// ("Prefix cannot be empty before :*").
 		dp := s.Pos
@@ -83,7 +83,7 @@ func (c *Policy) compileReadings(s RuleSpec, e Effect, l Layer, buf []*crule) ([
 				continue
 			}
 			seen[text] = true
-			r, d := c.compileRule(RuleSpec{Text: text, Pos: s.Pos}, e, l)
+			r, d := p.compileRule(RuleSpec{Text: text, Pos: s.Pos}, e, l)
 			if d != nil {
 				continue // a reading that does not compile adds nothing
 			}
@@ -95,7 +95,7 @@ func (c *Policy) compileReadings(s RuleSpec, e Effect, l Layer, buf []*crule) ([
 	out := buf[:0]
 	if plan.primary {
 		seen[s.Text] = true
-		r, d := c.compileRule(s, e, l)
+		r, d := p.compileRule(s, e, l)
 		if d != nil {
 			// Claude's reading does not compile. When the rule as written
 			// (or trimmed) does, a deny or ask rule uses that reading; an
@@ -119,7 +119,7 @@ func (c *Policy) compileReadings(s RuleSpec, e Effect, l Layer, buf []*crule) ([
 	out = append(out, alt(plan.extra)...)
 	if len(out) == 0 {
 		// No reading compiled: never a rule that silently matches nothing.
-		r, d := c.compileRule(s, e, l)
+		r, d := p.compileRule(s, e, l)
 		return one(r), d
 	}
 	return out, nil
@@ -170,18 +170,18 @@ func ruleReadingsBuiltin(text string, e Effect) []readingNote {
 }
 
 // ruleReadings is ruleReadingsBuiltin with c's catalog.
-func (c *Policy) ruleReadings(text string, e Effect) []readingNote {
+func (p *Policy) ruleReadings(text string, e Effect) []readingNote {
 	pr, err := rule.Parse(text)
 	if err != nil {
 		return nil
 	}
-	p := c.planReadings(pr, e)
-	notes := p.notes
+	plan := p.planReadings(pr, e)
+	notes := plan.notes
 	noCommand := false
-	if p.primary {
-		if _, d := c.compileRule(RuleSpec{Text: text}, e, Layer{Root: "/"}); d != nil {
-			for _, fb := range p.fallbacks {
-				if _, d := c.compileRule(RuleSpec{Text: fb}, e, Layer{Root: "/"}); d == nil {
+	if plan.primary {
+		if _, d := p.compileRule(RuleSpec{Text: text}, e, Layer{Root: "/"}); d != nil {
+			for _, fb := range plan.fallbacks {
+				if _, d := p.compileRule(RuleSpec{Text: fb}, e, Layer{Root: "/"}); d == nil {
 					fr, _ := rule.Parse(fb)
 					notes = append(notes, readingNote{Code: "no-command", Reading: fr.Tool + "(" + fr.Specifier + ")", ApprovesNothing: e == EffectAllow})
 					noCommand = true
@@ -190,7 +190,7 @@ func (c *Policy) ruleReadings(text string, e Effect) []readingNote {
 			}
 		}
 	}
-	if e == EffectAllow && !p.approvesNothing && !noCommand && pr.HasSpecifier() && c.ruleKind(pr.Tool, false) == KindShell {
+	if e == EffectAllow && !plan.approvesNothing && !noCommand && pr.HasSpecifier() && p.ruleKind(pr.Tool, false) == KindShell {
 		notes = append(notes, probeShellAllow(pr.Specifier)...)
 	}
 	return notes
@@ -238,9 +238,9 @@ func probeShellAllow(spec string) []readingNote {
 }
 
 // planReadings decides the readings of a parsed rule.
-func (c *Policy) planReadings(pr rule.Rule, e Effect) (p readingPlanNotes) {
+func (p *Policy) planReadings(pr rule.Rule, e Effect) (plan readingPlanNotes) {
 	fold := e != EffectAllow
-	p.primary = true
+	plan.primary = true
 	tool := pr.Tool
 	mk := func(t, spec string) string {
 		if spec == "" {
@@ -249,14 +249,14 @@ func (c *Policy) planReadings(pr rule.Rule, e Effect) (p readingPlanNotes) {
 		return t + "(" + rule.Escape(spec) + ")"
 	}
 	note := func(code, reading string) {
-		p.notes = append(p.notes, readingNote{Code: code, Reading: reading})
+		plan.notes = append(plan.notes, readingNote{Code: code, Reading: reading})
 	}
 	// Aliases: the tool an alias stands for; for deny and ask also every
 	// other alias of that tool.
 	canon, isAlias := aliasOf(tool, fold)
 	if isAlias {
 		t := mk(canon, pr.Specifier)
-		p.extra = append(p.extra, t)
+		plan.extra = append(plan.extra, t)
 		note("alias", t)
 	} else {
 		canon = tool
@@ -264,12 +264,12 @@ func (c *Policy) planReadings(pr rule.Rule, e Effect) (p readingPlanNotes) {
 	if fold {
 		for _, a := range aliasesFor(canon) {
 			if !strings.EqualFold(a, tool) {
-				p.extra = append(p.extra, mk(a, pr.Specifier))
+				plan.extra = append(plan.extra, mk(a, pr.Specifier))
 			}
 		}
 	}
 	if !pr.HasSpecifier() {
-		return p
+		return plan
 	}
 	spec := pr.Specifier
 	same := func(a, b string) bool { return a == b || fold && strings.EqualFold(a, b) }
@@ -277,16 +277,16 @@ func (c *Policy) planReadings(pr rule.Rule, e Effect) (p readingPlanNotes) {
 	case same(tool, "PowerShell"):
 		if !fold {
 			if strings.Contains(spec, "*") {
-				p.approvesNothing = true
-				p.notes = append(p.notes, readingNote{Code: "powershell-allow", ApprovesNothing: true})
+				plan.approvesNothing = true
+				plan.notes = append(plan.notes, readingNote{Code: "powershell-allow", ApprovesNothing: true})
 			}
-			return p
+			return plan
 		}
 		core := pr.Trimmed(false)
 		core = strings.TrimSuffix(strings.TrimSuffix(core, ":*"), " *")
-		p.primary = false
-		p.extra = append(p.extra, mk(tool, "*"+core+"*"))
-		return p
+		plan.primary = false
+		plan.extra = append(plan.extra, mk(tool, "*"+core+"*"))
+		return plan
 	case same(tool, "Skill") || same(tool, "SlashCommand"):
 		name := spec
 		if fold {
@@ -299,40 +299,40 @@ func (c *Policy) planReadings(pr rule.Rule, e Effect) (p readingPlanNotes) {
 		} else {
 			globs = []string{name, "/" + name, name + " *", "/" + name + " *"}
 		}
-		p.primary = false
+		plan.primary = false
 		for _, g := range globs {
-			p.extra = append(p.extra, mk(tool, g))
+			plan.extra = append(plan.extra, mk(tool, g))
 		}
 		note("skill", "")
-		return p
+		return plan
 	}
-	kind := c.ruleKind(tool, fold)
+	kind := p.ruleKind(tool, fold)
 	trimmed := pr.Trimmed(kind == KindRead || kind == KindList || kind == KindSearch || kind == KindEdit)
 	if pr.Raw != spec {
 		// Written with escapes that Claude removes: the text as written is
 		// also a reading for deny, and the reading allow falls back on to
 		// show that the rule names no real command.
 		t := mk(tool, pr.Raw)
-		p.fallbacks = append(p.fallbacks, t)
+		plan.fallbacks = append(plan.fallbacks, t)
 		if fold {
-			p.extra = append(p.extra, t)
+			plan.extra = append(plan.extra, t)
 			note("escaped-as-written", tool+"("+pr.Raw+")")
 		}
 	}
 	if trimmed != spec {
 		t := mk(tool, trimmed)
 		if fold {
-			p.extra = append(p.extra, t)
-			p.fallbacks = append(p.fallbacks, t)
+			plan.extra = append(plan.extra, t)
+			plan.fallbacks = append(plan.fallbacks, t)
 		}
 		n := readingNote{Code: "padded", Reading: t}
 		if !fold && kind == KindShell && !claudeWildcard(spec) {
-			p.approvesNothing = true
+			plan.approvesNothing = true
 			n.ApprovesNothing = true
 		}
-		p.notes = append(p.notes, n)
+		plan.notes = append(plan.notes, n)
 	}
-	return p
+	return plan
 }
 
 // readingPlanNotes is a readingPlan with the notes lint shows.
@@ -371,17 +371,17 @@ func claudeWildcard(spec string) bool {
 }
 
 // ruleKind returns the kind a rule's tool name gives its specifier.
-func (c *Policy) ruleKind(tool string, fold bool) Kind {
+func (p *Policy) ruleKind(tool string, fold bool) Kind {
 	for n, k := range kindRuleNames {
 		if n == tool || fold && strings.EqualFold(n, tool) {
 			return k
 		}
 	}
-	if info, ok := c.tools[tool]; ok {
+	if info, ok := p.tools[tool]; ok {
 		return info.Kind
 	}
 	if fold {
-		for n, info := range c.tools {
+		for n, info := range p.tools {
 			if strings.EqualFold(n, tool) {
 				return info.Kind
 			}

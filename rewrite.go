@@ -17,9 +17,9 @@ type compiledRewrite struct {
 	remove []PointerRef
 }
 
-func (c *Policy) compileRewrite(rw Rewrite, l Layer) (*compiledRewrite, Diagnostics) {
+func (p *Policy) compileRewrite(rw Rewrite, l Layer) (*compiledRewrite, Diagnostics) {
 	var diags Diagnostics
-	r, d := c.compileRule(rw.Match, EffectDeny, l)
+	r, d := p.compileRule(rw.Match, EffectDeny, l)
 	if d != nil {
 		return nil, Diagnostics{*d}
 	}
@@ -202,13 +202,13 @@ func (cc *callCtx) ruleNamesTool(r *crule) bool {
 
 // decideRewritten decides a call and, when rewrites apply, its rewritten
 // form: the stricter of the two wins.
-func (c *Policy) decideRewritten(cc *callCtx) Decision {
-	d0 := c.decideCore(cc)
-	if len(c.rewrites) == 0 || d0.Reason().Kind == KindInvalid {
+func (p *Policy) decideRewritten(cc *callCtx) Decision {
+	d0 := p.decideCore(cc)
+	if len(p.rewrites) == 0 || d0.Reason().Kind == KindInvalid {
 		return d0
 	}
 	var applied []*compiledRewrite
-	for _, rw := range c.rewrites {
+	for _, rw := range p.rewrites {
 		if cc.matchesCall(rw.match) {
 			applied = append(applied, rw)
 		}
@@ -256,12 +256,12 @@ func (c *Policy) decideRewritten(cc *callCtx) Decision {
 	call2 := cc.call
 	call2.Input = out
 	cc2 := &callCtx{}
-	inv := c.prepare(cc2, &call2)
+	inv := p.prepare(cc2, &call2)
 	if inv != nil {
 		inv.Reasons = append(inv.Reasons, reasons...)
 		return *inv
 	}
-	d1 := c.decideCore(cc2)
+	d1 := p.decideCore(cc2)
 	// Highest priority rewrite last: name it first.
 	for i, j := 0, len(reasons)-1; i < j; i, j = i+1, j-1 {
 		reasons[i], reasons[j] = reasons[j], reasons[i]

@@ -6,17 +6,17 @@ package toolgate
 // those. The seed's single-layer builder is package seed.
 
 // Check returns the decision's outcome for a call (the seed's check).
-func (c *Policy) Check(call Call) Outcome { return c.Decide(call).Outcome.Effective() }
+func (p *Policy) Check(call Call) Outcome { return p.Decide(call).Outcome.Effective() }
 
 // IsAllowed reports whether the call may run without asking (the seed's
 // is_allowed: allow, or modify).
-func (c *Policy) IsAllowed(call Call) bool { return c.Decide(call).Allowed() }
+func (p *Policy) IsAllowed(call Call) bool { return p.Decide(call).Allowed() }
 
 // IsDenied reports whether the call is denied.
-func (c *Policy) IsDenied(call Call) bool { return c.Decide(call).Denied() }
+func (p *Policy) IsDenied(call Call) bool { return p.Decide(call).Denied() }
 
 // RequiresConfirmation reports whether a person must approve the call.
-func (c *Policy) RequiresConfirmation(call Call) bool { return c.Decide(call).Outcome == Ask }
+func (p *Policy) RequiresConfirmation(call Call) bool { return p.Decide(call).Outcome == Ask }
 
 // MatchingRules lists, for debugging, every rule of each list that matches
 // a call, in order of priority. Matching is read as for that list: deny and
@@ -33,9 +33,9 @@ type MatchingRules struct {
 
 // MatchingRules returns every rule that matches the call (the seed's
 // get_matching_rules). [Policy.Explain] says the same by rule identity.
-func (c *Policy) MatchingRules(call Call) MatchingRules {
+func (p *Policy) MatchingRules(call Call) MatchingRules {
 	var m MatchingRules
-	c.weighRules(call, []Effect{EffectDeny, EffectAsk, EffectAllow}, func(r *crule, w Match, part string) {
+	p.weighRules(call, []Effect{EffectDeny, EffectAsk, EffectAllow}, func(r *crule, w Match, part string) {
 		switch w {
 		case FullMatch:
 			rs := r.reason(KindRule, part)

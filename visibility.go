@@ -16,8 +16,8 @@ type Visibility interface {
 }
 
 // toolCtx builds a minimal call context for questions about a tool name.
-func (c *Policy) toolCtx(tool string) *callCtx {
-	cc := &callCtx{c: c, call: Call{Tool: tool}, tool: tool, lower: strings.ToLower(tool), mode: c.mode}
+func (p *Policy) toolCtx(tool string) *callCtx {
+	cc := &callCtx{c: p, call: Call{Tool: tool}, tool: tool, lower: strings.ToLower(tool), mode: p.mode}
 	cc.setTool()
 	if hasPrefixFold(tool, "mcp__") || cc.info.Kind == KindMCP {
 		cc.splitMCP()
@@ -52,9 +52,9 @@ func (cc *callCtx) ruleNamesToolAllow(r *crule) bool {
 
 // DeclaresToolAccess reports whether some allow or ask rule names the tool,
 // ignoring specifiers. It does not authorise anything.
-func (c *Policy) DeclaresToolAccess(tool string) bool {
-	cc := c.toolCtx(tool)
-	for _, rs := range []*ruleSet{c.session, c.static} {
+func (p *Policy) DeclaresToolAccess(tool string) bool {
+	cc := p.toolCtx(tool)
+	for _, rs := range []*ruleSet{p.session, p.static} {
 		if rs == nil {
 			continue
 		}
@@ -76,12 +76,12 @@ func (c *Policy) DeclaresToolAccess(tool string) bool {
 // model: false when a deny rule covers the whole tool, or when the default
 // is deny and no allow or ask rule declares it. A disabled policy exposes
 // everything.
-func (c *Policy) ExposeToModel(tool string) bool {
-	if !c.enabled {
+func (p *Policy) ExposeToModel(tool string) bool {
+	if !p.enabled {
 		return true
 	}
-	cc := c.toolCtx(tool)
-	for _, rs := range []*ruleSet{c.session, c.static} {
+	cc := p.toolCtx(tool)
+	for _, rs := range []*ruleSet{p.session, p.static} {
 		if rs == nil {
 			continue
 		}
@@ -91,7 +91,7 @@ func (c *Policy) ExposeToModel(tool string) bool {
 			}
 		}
 	}
-	if c.defaultOutcome == Deny && !c.DeclaresToolAccess(tool) {
+	if p.defaultOutcome == Deny && !p.DeclaresToolAccess(tool) {
 		return false
 	}
 	return true
