@@ -582,14 +582,21 @@ func (s *sqlStore) Log(ctx context.Context, entries []Entry) error {
 		return err
 	}
 	defer tx.Rollback()
-	const perStmt = 100 // rows per INSERT, well under both databases' parameter limits
+	args := make([]any, 0, min(len(entries), logInsertRows[0])*logColCount)
 	for len(entries) > 0 {
-		n := min(len(entries), perStmt)
-		st, err := s.stmt(ctx, logInsert(n))
+		// The largest INSERT that the entries left fill, so that only
+		// len(logInsertRows) statements are ever prepared, whatever the
+		// batch sizes.
+		k := 0
+		for logInsertRows[k] > len(entries) {
+			k++
+		}
+		n := logInsertRows[k]
+		st, err := s.stmt(ctx, logInserts[k])
 		if err != nil {
 			return err
 		}
-		args := make([]any, 0, n*logColCount)
+		args = args[:0]
 		for _, e := range entries[:n] {
 			args = append(args, ms(e.Time), e.Event, e.Caller, e.Agent, e.Session, e.Tool, e.Server, e.Digest, e.Outcome,
 				e.Kind, e.Rule, e.Revision, e.Approval, e.Approver, e.Message, e.Micros)
@@ -601,6 +608,20 @@ func (s *sqlStore) Log(ctx context.Context, entries []Entry) error {
 	}
 	return tx.Commit()
 }
+
+// logInsertRows are the row counts of the INSERTs Log uses, largest first
+// (the largest well under both databases' parameter limits; the last 1, so
+// that any number of entries is a sum of them), and logInserts their SQL.
+var (
+	logInsertRows = []int{100, 50, 20, 10, 5, 2, 1}
+	logInserts    = func() []string {
+		qs := make([]string, len(logInsertRows))
+		for i, n := range logInsertRows {
+			qs[i] = logInsert(n)
+		}
+		return qs
+	}()
+)
 
 // logCols are the columns of the decision log that Log writes, in the
 // order of its arguments and of Entries' Scan.
