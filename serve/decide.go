@@ -3,10 +3,12 @@ package serve
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"net/http"
+	"sync"
 	"time"
 
 	"github.com/toolgate/toolgate/internal/jsonin"
@@ -170,7 +172,16 @@ func (s *Server) approvalURL(id string) string {
 // it.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) (body []byte, tooBig bool, err error) {
 	r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBody)
-	body, err = io.ReadAll(r.Body)
+	if n := r.ContentLength; n > 0 && n <= s.opts.MaxBody && n <= 1<<20 {
+		// The announced length, read into one buffer of its size (net/http
+		// ends the body there; a shorter body is an error, as for ReadAll).
+		body = make([]byte, n)
+		if _, err = io.ReadFull(r.Body, body); err != nil {
+			body = nil
+		}
+	} else {
+		body, err = io.ReadAll(r.Body)
+	}
 	var mbe *http.MaxBytesError
 	if errors.As(err, &mbe) {
 		return nil, true, err
@@ -178,12 +189,36 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) (body []byte, 
 	return body, false, err
 }
 
-// writeDecision writes one decision response with status code.
+// respBufs are the buffers writeDecision encodes into, kept between
+// requests so that a decision's JSON is not allocated and copied anew.
+var respBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+// Header values of a decision response, shared by every response (net/http
+// only reads them).
+var (
+	jsonContentType = []string{"application/json"}
+	noStore         = []string{"no-store"}
+)
+
+// writeDecision writes one decision response with status code: the JSON of
+// r and a newline, exactly as marshalResponse encodes it.
 func writeDecision(w http.ResponseWriter, code int, r response) {
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Cache-Control", "no-store")
+	buf := respBufs.Get().(*bytes.Buffer)
+	buf.Reset()
+	// Encode writes nothing when it fails; marshalResponse then answers
+	// with its deny.
+	if err := json.NewEncoder(buf).Encode(r); err != nil {
+		buf.Write(marshalResponse(nil, r))
+		buf.WriteByte('\n')
+	}
+	h := w.Header()
+	h["Content-Type"] = jsonContentType
+	h["Cache-Control"] = noStore
 	w.WriteHeader(code)
-	w.Write(append(marshalResponse(nil, r), '\n'))
+	w.Write(buf.Bytes())
+	if buf.Cap() <= 64<<10 {
+		respBufs.Put(buf)
+	}
 }
 
 // denyStatus writes a deny of kind with an HTTP error status: a rejected

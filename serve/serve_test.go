@@ -36,7 +36,7 @@ rewrite:
 
 // testEnv is a running test server and its tokens.
 type testEnv struct {
-	t                      *testing.T
+	t                      testing.TB
 	srv                    *Server
 	ts                     *httptest.Server
 	dir, policyFile        string
@@ -51,7 +51,7 @@ func (c *fakeClock) add(d time.Duration) { c.ns.Add(int64(d)) }
 
 // writeTokens writes a token file with an agent, an approver, an admin and
 // a second agent, returning their tokens.
-func writeTokens(t *testing.T, dir string) (path, agent, approver, admin string) {
+func writeTokens(t testing.TB, dir string) (path, agent, approver, admin string) {
 	agent, approver, admin = NewToken(), NewToken(), NewToken()
 	path = filepath.Join(dir, "tokens")
 	text := "# test tokens\n" + TokenLine(RoleAgent, "ci-agent", agent) + "\n" +
@@ -64,7 +64,7 @@ func writeTokens(t *testing.T, dir string) (path, agent, approver, admin string)
 
 type envOpt func(*Options)
 
-func newEnv(t *testing.T, st store.Store, opts ...envOpt) *testEnv {
+func newEnv(t testing.TB, st store.Store, opts ...envOpt) *testEnv {
 	t.Helper()
 	dir := t.TempDir()
 	e := &testEnv{t: t, dir: dir, policyFile: filepath.Join(dir, "policy.yaml"), clock: &fakeClock{}}
