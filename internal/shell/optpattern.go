@@ -33,29 +33,48 @@ func compileOptPattern(words []*syntax.Word, spec, src string) *optPattern {
 	if name, ok := words[0].Lit(), isPlainLit(words[0]); ok && lookupModel(strings.ToLower(name)) == nil {
 		return nil
 	}
-	lits := make([]string, len(words))
+	// A modelled command with subcommands (git) and a second word that is
+	// plainly none of them: no option-aware reading.
+	if name, ok := words[0].Lit(), isPlainLit(words[0]); ok && isPlainLit(words[1]) {
+		if m := lookupModel(strings.ToLower(name)); m != nil && m.subs != nil && m.subs[words[1].Lit()] == nil {
+			return nil
+		}
+	}
+	// Every word's literal value is written into one buffer and cut out of
+	// one string.
+	var us []unit
+	var b []byte
+	ends := make([]int, len(words)) // -1: not a literal
 	for i, w := range words {
-		us := appendPatternWord(nil, w, src)
-		b := make([]byte, 0, len(us))
+		us = appendPatternWord(us[:0], w, src)
+		start := len(b)
 		for j, u := range us {
 			if u >= 256 {
 				if u == uStar && j == len(us)-1 {
 					b = append(b, '*')
 					continue
 				}
-				b = nil
+				b = b[:start]
+				start = -1
 				break
 			}
 			b = append(b, byte(u))
 		}
-		if b == nil {
-			lits[i] = "\x00" // not a literal
+		if start < 0 {
+			ends[i] = -1
 		} else {
-			lits[i] = string(b)
+			ends[i] = len(b)
 		}
 	}
-	if len(words) < 2 {
-		return nil
+	all := string(b)
+	lits := make([]string, len(words))
+	for i, start := 0, 0; i < len(words); i++ {
+		if ends[i] < 0 {
+			lits[i] = "\x00" // not a literal
+			continue
+		}
+		lits[i] = all[start:ends[i]]
+		start = ends[i]
 	}
 	op := &optPattern{cmd: strings.ToLower(lits[0])}
 	m := lookupModel(op.cmd)

@@ -163,7 +163,10 @@ func compileBatch(specs []string, batch []int, pats []*Pattern, errs []error) bo
 	src := b.String()
 	p := parserPool.Get().(*syntax.Parser)
 	defer parserPool.Put(p)
-	words := make([][]*syntax.Word, len(batch))
+	// The words of every pattern, back to back: pattern k's are
+	// words[bounds[k]:bounds[k+1]].
+	words := make([]*syntax.Word, 0, 4*len(batch))
+	bounds := make([]int, len(batch)+1)
 	k := 0
 	for w, err := range p.WordsSeq(strings.NewReader(src)) {
 		if err != nil {
@@ -172,14 +175,19 @@ func compileBatch(specs []string, batch []int, pats []*Pattern, errs []error) bo
 		off, end := int(w.Pos().Offset()), int(w.End().Offset())
 		for k+1 < len(batch) && off >= starts[k+1] {
 			k++
+			bounds[k] = len(words)
 		}
 		if off < starts[k] || end > starts[k]+len(specs[batch[k]]) {
 			return false
 		}
-		words[k] = append(words[k], w)
+		words = append(words, w)
+	}
+	for k++; k <= len(batch); k++ {
+		bounds[k] = len(words)
 	}
 	for k, i := range batch {
-		pats[i], errs[i] = finishPattern(specs[i], src, starts[k], words[k])
+		ws := words[bounds[k]:bounds[k+1]:bounds[k+1]]
+		pats[i], errs[i] = finishPattern(specs[i], src, starts[k], ws)
 	}
 	return true
 }
@@ -279,12 +287,25 @@ func lowerUnits(us []unit) []unit {
 		}
 	}
 	if ascii {
-		out := make([]unit, len(us))
+		first := -1
 		for i, u := range us {
+			if 'A' <= u && u <= 'Z' {
+				first = i
+				break
+			}
+		}
+		if first < 0 {
+			// Already lower-case: shared, as neither slice is ever
+			// changed once its pattern is compiled.
+			return us
+		}
+		out := make([]unit, len(us))
+		copy(out, us[:first])
+		for i, u := range us[first:] {
 			if 'A' <= u && u <= 'Z' {
 				u += 'a' - 'A'
 			}
-			out[i] = u
+			out[first+i] = u
 		}
 		return out
 	}
