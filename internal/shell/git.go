@@ -20,6 +20,18 @@ func (in *inspector) git(a *argv) bool {
 			} else {
 				dir = ""
 			}
+		case "-c":
+			// A configuration value may be a command git runs (alias.X=!cmd,
+			// core.pager, core.sshCommand, a textconv, a credential
+			// helper): every value is read as a script, so deny rules see
+			// what it would run, and allow needs it too.
+			if !o.val.Static {
+				in.unanalysable("git -c with a value that is not static")
+			} else if _, v, ok := strings.Cut(o.val.Value, "="); ok {
+				in.runScript(strings.TrimPrefix(v, "!"), false)
+			}
+		case "--config-env":
+			in.unanalysable("git --config-env takes a configuration value, perhaps a command, from the environment")
 		case "--git-dir", "--namespace", "--exec-path", "--super-prefix":
 			// Another repository or program directory: nothing read here is
 			// known to be read-only.
