@@ -108,11 +108,13 @@ func (s *shellRules) add(r *crule) {
 func (s *shellRules) index(r *crule) {
 	if r.words == nil {
 		// Read once, when a node first needs them.
-		r.words = []string{r.firstWord}
 		if m, ok := r.m.(shellMatcher); ok {
 			if lw := m.p.LeadingWords(r.fold, maxLeadingWords); len(lw) > 0 && lw[0] == r.firstWord {
 				r.words = lw
 			}
+		}
+		if r.words == nil {
+			r.words = []string{r.firstWord}
 		}
 	}
 	if len(r.words) <= s.depth {
@@ -689,6 +691,13 @@ func (p *Policy) precompileShell(ls []Layer) map[string]compiledPattern {
 }
 
 func (p *Policy) compileRule(s RuleSpec, e Effect, l Layer) (*crule, *Diagnostic) {
+	pr, err := rule.Parse(s.Text)
+	return p.compileParsed(s, pr, err, e, l)
+}
+
+// compileParsed is compileRule given what rule.Parse returned for s.Text,
+// so that a rule already parsed is not parsed again.
+func (p *Policy) compileParsed(s RuleSpec, pr rule.Rule, err error, e Effect, l Layer) (*crule, *Diagnostic) {
 	fail := func(off int, format string, args ...any) (*crule, *Diagnostic) {
 		pos := s.Pos
 		if pos.Line > 0 {
@@ -699,7 +708,6 @@ func (p *Policy) compileRule(s RuleSpec, e Effect, l Layer) (*crule, *Diagnostic
 		}
 		return nil, &Diagnostic{Pos: pos, Severity: SeverityError, Code: "rule", Message: fmt.Sprintf("rule %q: %s", strings.TrimSpace(s.Text), fmt.Sprintf(format, args...))}
 	}
-	pr, err := rule.Parse(s.Text)
 	if err != nil {
 		re := err.(*rule.Error)
 		return fail(re.Offset, "%s", re.Msg)

@@ -48,7 +48,7 @@ func (p *Policy) compileReadings(s RuleSpec, e Effect, l Layer, buf []*crule) ([
 	}
 	pr, perr := rule.Parse(s.Text)
 	if perr != nil {
-		r, d := p.compileRule(s, e, l)
+		r, d := p.compileParsed(s, pr, perr, e, l)
 		return one(r), d
 	}
 	plan := p.planReadings(pr, e)
@@ -95,7 +95,7 @@ func (p *Policy) compileReadings(s RuleSpec, e Effect, l Layer, buf []*crule) ([
 	out := buf[:0]
 	if plan.primary {
 		seen[s.Text] = true
-		r, d := p.compileRule(s, e, l)
+		r, d := p.compileParsed(s, pr, nil, e, l)
 		if d != nil {
 			// Claude's reading does not compile. When the rule as written
 			// (or trimmed) does, a deny or ask rule uses that reading; an
@@ -119,7 +119,7 @@ func (p *Policy) compileReadings(s RuleSpec, e Effect, l Layer, buf []*crule) ([
 	out = append(out, alt(plan.extra)...)
 	if len(out) == 0 {
 		// No reading compiled: never a rule that silently matches nothing.
-		r, d := p.compileRule(s, e, l)
+		r, d := p.compileParsed(s, pr, nil, e, l)
 		return one(r), d
 	}
 	return out, nil
