@@ -93,32 +93,36 @@ func KeyOf(spec string) Key {
 	if s = path.Clean(s); s == "." || strings.Contains(s, "..") {
 		return Key{}
 	}
-	segs := strings.Split(s, "/")
-	// The last segment that is not "**" must match a component.
+	// The segments, from the last: a wholly literal segment anywhere keys
+	// best (the last one); failing that, the last segment that is not
+	// "**", which must match a component.
 	last := ""
-	for i := len(segs) - 1; i >= 0; i-- {
-		if seg := segs[i]; seg != "" && seg != "." && seg != "**" {
-			last = seg
+	for rest := s; ; {
+		i := strings.LastIndexByte(rest, '/')
+		if seg := rest[i+1:]; seg != "" && seg != "." {
+			if !strings.ContainsAny(seg, "*?[") {
+				return Key{KeyLiteral, Fold(seg)}
+			}
+			if last == "" && seg != "**" {
+				last = seg
+			}
+		}
+		if i < 0 {
 			break
 		}
+		rest = rest[:i]
 	}
-	// A wholly literal segment anywhere keys best: prefer the last one.
-	for i := len(segs) - 1; i >= 0; i-- {
-		seg := segs[i]
-		if seg != "" && seg != "." && !strings.ContainsAny(seg, "*?[") {
-			return Key{KeyLiteral, Fold(seg)}
-		}
-	}
-	if last == "" || !strings.ContainsAny(last, "*?[") {
+	if last == "" {
 		return Key{}
 	}
 	head := last[:strings.IndexAny(last, "*?[")]
 	tail := last[strings.LastIndexAny(last, "*?]")+1:]
+	// Fold maps rune to rune, so the affix is cut before it is folded.
 	switch {
 	case tail != "" && utf8.RuneCountInString(tail) >= utf8.RuneCountInString(head):
-		return Key{KeySuffix, lastRunes(Fold(tail), maxAffix)}
+		return Key{KeySuffix, Fold(lastRunes(tail, maxAffix))}
 	case head != "":
-		return Key{KeyPrefix, firstRunes(Fold(head), maxAffix)}
+		return Key{KeyPrefix, Fold(firstRunes(head, maxAffix))}
 	}
 	return Key{}
 }

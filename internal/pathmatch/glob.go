@@ -118,15 +118,18 @@ func (s *seg) setShape() {
 	default:
 		return
 	}
-	b := make([]byte, 0, len(lits))
 	for _, t := range lits {
 		if t.kind != tLit || t.r >= utf8.RuneSelf {
 			s.shape = 0
 			return
 		}
-		b = append(b, byte(t.r))
 	}
-	s.fix = string(b)
+	var b strings.Builder
+	b.Grow(len(lits))
+	for _, t := range lits {
+		b.WriteByte(byte(t.r))
+	}
+	s.fix = b.String()
 }
 
 func isASCII(s string) bool {

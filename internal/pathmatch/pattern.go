@@ -79,9 +79,15 @@ func Compile(pattern string, mode Mode, root string) (*Pattern, error) {
 	if err := validate(pattern); err != nil {
 		return nil, err
 	}
-	texts, ok := expandBraces(pattern, false)
-	if !ok {
-		return nil, perr(0, "too many {...} alternatives")
+	var one [1]string
+	texts := one[:]
+	if strings.IndexByte(pattern, '{') < 0 {
+		one[0] = pattern // what expandBraces returns, without its slice
+	} else {
+		var ok bool
+		if texts, ok = expandBraces(pattern, false); !ok {
+			return nil, perr(0, "too many {...} alternatives")
+		}
 	}
 	p := &Pattern{text: pattern, mode: mode, alts: make([]alt, 0, len(texts))}
 	for _, t := range texts {
@@ -125,17 +131,21 @@ func compileAlt(t string, mode Mode, root string) (alt, *PatternError) {
 	hasSlash := strings.Contains(strings.TrimRight(rest, "/"), "/")
 
 	off := len(t) - len(rest) // offset of rest inside t
+	// The segments are gathered in scratch memory and copied once, at
+	// their final length, into a.segs.
+	var scratch [16]seg
+	segs := scratch[:0]
 	for part := range strings.SplitSeq(rest, "/") {
 		switch part {
 		case "", ".":
 		case "..":
 			switch {
-			case len(a.segs) == 0:
+			case len(segs) == 0:
 				a.up++
-			case a.segs[len(a.segs)-1].kind != sLit:
+			case segs[len(segs)-1].kind != sLit:
 				return a, perr(off, "'..' after a wildcard segment")
 			default:
-				a.segs = a.segs[:len(a.segs)-1]
+				segs = segs[:len(segs)-1]
 			}
 		default:
 			s, err := parseSeg(part, true)
@@ -143,10 +153,10 @@ func compileAlt(t string, mode Mode, root string) (alt, *PatternError) {
 				err.Offset += off
 				return a, err
 			}
-			if s.kind == sDStar && len(a.segs) > 0 && a.segs[len(a.segs)-1].kind == sDStar {
+			if s.kind == sDStar && len(segs) > 0 && segs[len(segs)-1].kind == sDStar {
 				break
 			}
-			a.segs = append(a.segs, s)
+			segs = append(segs, s)
 		}
 		off += len(part) + 1
 	}
@@ -156,13 +166,19 @@ func compileAlt(t string, mode Mode, root string) (alt, *PatternError) {
 	case anchorRoot:
 		a.base, a.up = parentN(a.base, a.up), 0
 	}
+	lead := 0 // 1: a "**" goes before the segments
 	if relative && a.up == 0 {
 		a.bare = !hasSlash
 		if a.bare || mode == ForDeny {
-			if len(a.segs) == 0 || a.segs[0].kind != sDStar {
-				a.segs = append([]seg{{kind: sDStar}}, a.segs...)
+			if len(segs) == 0 || segs[0].kind != sDStar {
+				lead = 1
 			}
 		}
+	}
+	if n := lead + len(segs); n > 0 {
+		a.segs = make([]seg, n)
+		a.segs[0] = seg{kind: sDStar}
+		copy(a.segs[lead:], segs)
 	}
 	return a, nil
 }
