@@ -132,7 +132,7 @@ func aliasOf(name string, fold bool) (string, bool) {
 		return c, true
 	}
 	if fold {
-		if c, ok := claudeAliasesFolded[lowerASCIIFast(name)]; ok {
+		if c, ok := lookupLower(claudeAliasesFolded, name); ok {
 			return c, true
 		}
 		for i := 0; i < len(name); i++ {
@@ -165,7 +165,8 @@ func aliasesFor(tool string) []string {
 			return names
 		}
 	}
-	return aliasesOf[lowerASCIIFast(tool)]
+	names, _ := lookupLower(aliasesOf, tool)
+	return names
 }
 
 // claudeAliasesFolded is claudeAliases by lower-cased alias (tool names are

@@ -75,6 +75,29 @@ func (g *starGlob) match(s string) bool {
 
 // lowerASCIIFast lowercases s, avoiding an allocation when it has no upper
 // case letters. Non-ASCII text is folded with strings.ToLower.
+// lookupLower returns m[lowerASCIIFast(s)] without allocating the
+// lower-cased key when s is short ASCII.
+func lookupLower[V any](m map[string]V, s string) (V, bool) {
+	var buf [32]byte
+	ascii := len(s) <= len(buf)
+	for i := 0; ascii && i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf {
+			ascii = false
+		}
+		if 'A' <= c && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		buf[i] = c
+	}
+	if ascii {
+		v, ok := m[string(buf[:len(s)])]
+		return v, ok
+	}
+	v, ok := m[lowerASCIIFast(s)]
+	return v, ok
+}
+
 func lowerASCIIFast(s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
