@@ -462,14 +462,28 @@ func (an *analyzer) promptCode(a *syntax.Assign, sc scope) {
 		}
 		script = v.Value
 	default:
-		// A value naming an array element with a substitution runs it when
-		// arithmetic or a nameref evaluates the variable (x='a[$(id)]';
-		// (( x ))).
 		v := evalWord(a.Value, sc.src)
-		if !v.Static || !subscriptSubst(v.Value) {
+		if !v.Static {
 			return
 		}
-		script = ": \"" + v.Value + "\""
+		if subscriptSubst(v.Value) {
+			// A value naming an array element with a substitution runs it
+			// when arithmetic or a nameref evaluates the variable
+			// (x='a[$(id)]'; (( x ))).
+			script = ": \"" + v.Value + "\""
+			break
+		}
+		if isSafeVar(a.Name.Value) {
+			return
+		}
+		// The value of any other variable may be a command a program runs
+		// (PAGER, EDITOR, GIT_SSH_COMMAND, LESSOPEN='|cmd %s', a git
+		// alias '!cmd' through GIT_CONFIG_VALUE_0): it is read as a script,
+		// for deny rules (the assignment already rules out allow).
+		script = strings.TrimLeft(v.Value, "!| \t")
+		if script == "" {
+			return
+		}
 	}
 	an.script(script, sc.depth+1, *sc.dir, nil, script)
 }
@@ -1297,6 +1311,10 @@ func (an *analyzer) decl(d *syntax.DeclClause, s *syntax.Stmt, sc scope) {
 					c.Unanalysable = variant + " of a value naming an array element with a substitution"
 					code := ": \"" + v.Value + "\""
 					an.script(code, sc.depth+1, *sc.dir, nil, code)
+				}
+				if v.Static && !subscriptSubst(v.Value) {
+					// export PROMPT_COMMAND='…', declare -x PAGER='…'.
+					an.promptCode(a, sc)
 				}
 				if v.Static {
 					c.Words = append(c.Words, Word{Value: a.Name.Value + "=" + v.Value, Static: true})

@@ -276,7 +276,10 @@ func TestModelReadsWrites(t *testing.T) {
 		{src: "/bin/sh $X -la", una: true},
 		{src: `python3 -c 'open(".claude/settings.json","w").write("{}")'`, writes: []string{"/p/.claude/settings.json"}, exact: true},
 		{src: `node -e 'require("fs").writeFileSync(".git/hooks/pre-commit","x")'`, writes: []string{"/p/.git/hooks/pre-commit"}, exact: true},
-		{src: "coproc IFS=/ wget -rf x", forms: []string{"wget -rf x"}, una: true},
+		// An assigned value is also read as a script, for deny: "/" and
+		// "~/x" read as programs run by path, which only an exact rule
+		// could approve (the assignments rule out allow anyway).
+		{src: "coproc IFS=/ wget -rf x", forms: []string{"wget -rf x"}, una: true, exact: true},
 		// Strings bash runs but the parser rejects are repaired for deny.
 		{src: "time ! sort -o out.txt x", forms: []string{"sort -o out.txt x"}, writes: []string{"/p/out.txt"}, una: true},
 		{src: "a[0]=a b; cat .env", forms: []string{"b", "cat .env"}, reads: []string{"/p/.env"}, una: true},
@@ -289,7 +292,10 @@ func TestModelReadsWrites(t *testing.T) {
 		{src: "cd x || exit; echo > y", writes: []string{"/p/x/y"}},
 		{src: "! cd src || echo x > pre-commit", writes: []string{"/p/src/pre-commit", "/p/pre-commit"}},
 		{src: "! cd src && echo x > f", writes: []string{"/p/src/f", "/p/f"}},
-		{src: "HOME=~/x; echo > $HOME/.bashrc", writes: []string{"/h/x/.bashrc"}},
+		{src: "HOME=~/x; echo > $HOME/.bashrc", writes: []string{"/h/x/.bashrc"}, exact: true},
+		{src: "GIT_PAGER='rm -rf x' git log", forms: []string{"rm -rf x", "git log"}},
+		{src: "export PROMPT_COMMAND='rm -rf x'", forms: []string{"rm -rf x"}},
+		{src: "LESSOPEN='|rm -rf x %s' less f", forms: []string{"rm -rf x %s"}},
 		{src: "HOME=$Y; echo > ~/.bashrc", writes: []string{"?"}},
 		{src: `sh -c "rm $'-rf'"`, forms: []string{"rm -rf"}, una: true},
 		{src: "sh -c 'timeout 5 ls'", forms: []string{"ls"}},
