@@ -28,22 +28,20 @@ func compileOptPattern(words []*syntax.Word, spec, src string) *optPattern {
 	if len(words) < 2 {
 		return nil
 	}
-	// Most patterns name a command without a model: find out before
-	// reading every word.
-	if name, ok := words[0].Lit(), isPlainLit(words[0]); ok && lookupModel(strings.ToLower(name)) == nil {
-		return nil
-	}
-	// A modelled command with subcommands (git) and a second word that is
-	// plainly none of them: no option-aware reading.
-	if name, ok := words[0].Lit(), isPlainLit(words[0]); ok && isPlainLit(words[1]) {
-		if m := lookupModel(strings.ToLower(name)); m != nil && m.subs != nil && m.subs[words[1].Lit()] == nil {
+	// Most patterns name a command without a model, and most of the rest
+	// have no option where the options start (after the subcommand, when
+	// the model has subcommands): find out from the plain words, as the
+	// reading below would, before reading every word.
+	if isPlainLit(words[0]) {
+		if m := lookupModel(strings.ToLower(words[0].Lit())); m == nil || !hasOptionAt(words, m) {
 			return nil
 		}
 	}
-	// Every word's literal value is written into one buffer and cut out of
-	// one string.
-	var us []unit
-	var b []byte
+	// Every word's literal value is written into one buffer (on the stack
+	// while it fits) and cut out of one string.
+	var usBuf [64]unit
+	var bBuf [128]byte
+	us, b := usBuf[:0], bBuf[:0]
 	ends := make([]int, len(words)) // -1: not a literal
 	for i, w := range words {
 		us = appendPatternWord(us[:0], w, src)
@@ -140,6 +138,31 @@ func compileOptPattern(words []*syntax.Word, spec, src string) *optPattern {
 		op.rest = p
 	}
 	return op
+}
+
+// hasOptionAt reports whether the words of a pattern for command model m
+// may have an option where its options start: false only when a plain
+// literal word shows they cannot (a subcommand m does not model, a word
+// that is no option, no word at all).
+func hasOptionAt(words []*syntax.Word, m *model) bool {
+	i := 1
+	if m.subs != nil {
+		if !isPlainLit(words[1]) {
+			return true
+		}
+		if m.subs[words[1].Lit()] == nil {
+			return false
+		}
+		i = 2
+	}
+	if i >= len(words) {
+		return false
+	}
+	if !isPlainLit(words[i]) {
+		return true
+	}
+	v := words[i].Lit()
+	return len(v) >= 2 && v[0] == '-' && v != "--"
 }
 
 // isPlainLit reports a word that is one unquoted literal without
