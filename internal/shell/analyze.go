@@ -440,52 +440,45 @@ func (an *analyzer) seqStmt(s *syntax.Stmt, sc scope) {
 	*sc.alts = alts
 }
 
-// promptCode reads the code bash runs from a prompt variable: the
-// substitutions of PS0-PS4 (PS4 is expanded before each command under
-// set -x) and the commands of PROMPT_COMMAND, so deny rules see them.
+// promptCode reads the code an assignment may run (see assignCode), so
+// that deny rules see it.
 func (an *analyzer) promptCode(a *syntax.Assign, sc scope) {
 	if a.Value == nil {
 		return
 	}
-	var script string
-	switch a.Name.Value {
-	case "PS0", "PS1", "PS2", "PS3", "PS4":
-		v := evalWord(a.Value, sc.src)
-		if !v.Static {
-			return
-		}
-		script = ": \"" + v.Value + "\""
-	case "PROMPT_COMMAND":
-		v := evalWord(a.Value, sc.src)
-		if !v.Static {
-			return
-		}
-		script = v.Value
-	default:
-		v := evalWord(a.Value, sc.src)
-		if !v.Static {
-			return
-		}
-		if subscriptSubst(v.Value) {
-			// A value naming an array element with a substitution runs it
-			// when arithmetic or a nameref evaluates the variable
-			// (x='a[$(id)]'; (( x ))).
-			script = ": \"" + v.Value + "\""
-			break
-		}
-		if isSafeVar(a.Name.Value) {
-			return
-		}
-		// The value of any other variable may be a command a program runs
-		// (PAGER, EDITOR, GIT_SSH_COMMAND, LESSOPEN='|cmd %s', a git
-		// alias '!cmd' through GIT_CONFIG_VALUE_0): it is read as a script,
-		// for deny rules (the assignment already rules out allow).
-		script = strings.TrimLeft(v.Value, "!| \t")
-		if script == "" {
-			return
-		}
+	v := evalWord(a.Value, sc.src)
+	if !v.Static {
+		return
 	}
-	an.script(script, sc.depth+1, *sc.dir, nil, script)
+	if code := assignCode(a.Name.Value, v.Value); code != "" {
+		an.script(code, sc.depth+1, *sc.dir, nil, code)
+	}
+}
+
+// assignCode returns the script that the static value of variable name may
+// run, or "": the substitutions of PS0-PS4 (PS4 is expanded before each
+// command under set -x), the commands of PROMPT_COMMAND, the substitution
+// in a value naming an array element, and for any other variable not known
+// to hold data the value itself, since a program may run it (PAGER, EDITOR,
+// GIT_SSH_COMMAND, LESSOPEN='|cmd %s', a git alias '!cmd' through
+// GIT_CONFIG_VALUE_0). The assignment already rules out allow: the script
+// is read for deny rules.
+func assignCode(name, value string) string {
+	switch name {
+	case "PS0", "PS1", "PS2", "PS3", "PS4":
+		return ": \"" + value + "\""
+	case "PROMPT_COMMAND":
+		return value
+	}
+	if subscriptSubst(value) {
+		// It runs when arithmetic or a nameref evaluates the variable
+		// (x='a[$(id)]'; (( x ))).
+		return ": \"" + value + "\""
+	}
+	if isSafeVar(name) {
+		return ""
+	}
+	return strings.TrimLeft(value, "!| \t")
 }
 
 // netRedirect reports a path bash opens as a network connection.

@@ -66,6 +66,14 @@ func init() {
 // allow) and for deny. An option the model does not know makes the
 // wrapper unreadable for allow (the command is unanalysable) and gives
 // deny both readings: the option without an argument and with one.
+// assignScript reads the code a wrapper's assignment NAME=value may run
+// (assignCode), beside command c, for deny rules.
+func (an *analyzer) assignScript(c *Command, name, value string) {
+	if code := assignCode(name, value); code != "" {
+		an.script(code, c.Depth+1, c.Dir, nil, code)
+	}
+}
+
 func (an *analyzer) wrapperForms(c *Command, f []wordInfo, allowOnly bool) (forms [][]wordInfo, allow bool) {
 	if len(f) == 1 && f[0].Static && f[0].Value == "xargs" {
 		// xargs without a command runs echo.
@@ -224,8 +232,12 @@ func (an *analyzer) wrapperForms(c *Command, f []wordInfo, allowOnly bool) (form
 		i := s
 		if w.assigns {
 			for i < len(args) && args[i].Static && (isAssignWord(args[i].Value) || f[0].Value == "env" && args[i].Value == "-") {
-				if f[0].Value == "env" && args[i].Value != "-" {
-					an.assign(args[i].Value[:strings.IndexByte(args[i].Value, '=')])
+				if args[i].Value != "-" {
+					name, value, _ := strings.Cut(args[i].Value, "=")
+					if f[0].Value == "env" {
+						an.assign(name)
+					}
+					an.assignScript(c, name, value)
 				}
 				i++
 			}
@@ -246,7 +258,9 @@ func (an *analyzer) wrapperForms(c *Command, f []wordInfo, allowOnly bool) (form
 				// leading assignments among them are env's.
 				out = append(out, args[min(s, len(args)):]...)
 				for len(out) > 0 && out[0].Static && isAssignWord(out[0].Value) {
-					an.assign(out[0].Value[:strings.IndexByte(out[0].Value, '=')])
+					name, value, _ := strings.Cut(out[0].Value, "=")
+					an.assign(name)
+					an.assignScript(c, name, value)
 					out = out[1:]
 				}
 				forms = append(forms, out)
