@@ -22,25 +22,28 @@ type toolOverride struct {
 	spec ToolSpec
 }
 
-// crule is one compiled rule.
+// crule is one compiled rule. Its one-byte fields come together, after
+// text, so that they share one word (224 bytes a rule, not 240).
 type crule struct {
-	text    string
-	effect  Effect
-	source  Source
-	file    string
-	pos     Position
-	ordinal int
-	id      RuleID // where the rule is written; its readings share it
-	fold    bool   // deny and ask: case-insensitive throughout
+	text   string
+	effect Effect
+	source Source
+	fold   bool // deny and ask: case-insensitive throughout
 
 	// tool matching
 	isKind    bool
 	kind      Kind // the kind of tool the rule names (for specifiers)
+	noApprove bool // allow rule that approves nothing (Claude settings glob)
+
+	file    string
+	pos     Position
+	ordinal int
+	id      RuleID // where the rule is written; its readings share it
+
 	name      string
 	nameGlob  *starGlob
 	mcpServer string // server-scoped: mcp__srv or mcp__srv__glob
 	mcpTool   *starGlob
-	noApprove bool // allow rule that approves nothing (Claude settings glob)
 
 	// m matches the rule's specifier (match.go); anyMatcher when it has
 	// none.
