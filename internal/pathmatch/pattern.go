@@ -89,7 +89,18 @@ func Compile(pattern string, mode Mode, root string) (*Pattern, error) {
 			return nil, perr(0, "too many {...} alternatives")
 		}
 	}
-	p := &Pattern{text: pattern, mode: mode, alts: make([]alt, 0, len(texts))}
+	var p *Pattern
+	if len(texts) == 1 {
+		// The pattern and its one alternative in one allocation.
+		pa := &struct {
+			p Pattern
+			a [1]alt
+		}{}
+		pa.p = Pattern{text: pattern, mode: mode, alts: pa.a[:0]}
+		p = &pa.p
+	} else {
+		p = &Pattern{text: pattern, mode: mode, alts: make([]alt, 0, len(texts))}
+	}
 	for _, t := range texts {
 		a, err := compileAlt(t, mode, root)
 		if err != nil {
