@@ -3,6 +3,7 @@ package serve
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"net/http"
 	"net/http/httptest"
 	"testing"
@@ -62,4 +63,35 @@ func (w *discardWriter) Write(p []byte) (int, error) {
 		w.code = 200
 	}
 	return len(p), nil
+}
+
+// TestWriteDecisionBytes: writeDecision's pooled encoder writes exactly
+// json.Marshal's bytes and a newline, HTML-escaping included, for the load
+// test's decisions and an ask whose message needs escaping.
+func TestWriteDecisionBytes(t *testing.T) {
+	e := newEnv(t, nil)
+	id := Identity{Name: "ci-agent", Role: RoleAgent}
+	var rs []response
+	for _, body := range loadBodies {
+		c, rerr := parseCall(body, e.srv.defaults())
+		if rerr != nil {
+			t.Fatal(rerr.Msg)
+		}
+		rs = append(rs, e.srv.decideCall(context.Background(), id, c))
+	}
+	rs = append(rs, newResponse(denial(kindInvalid, "<script>&\u2028 \xff"), "rev", &approvalRef{ID: "ap_1", State: "pending"}))
+	for i, r := range rs {
+		w := httptest.NewRecorder()
+		writeDecision(w, http.StatusOK, r)
+		want, err := json.Marshal(r)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := w.Body.String(); got != string(want)+"\n" {
+			t.Fatalf("response %d:\n got %q\nwant %q", i, got, want)
+		}
+		if ct := w.Header().Get("Content-Type"); ct != "application/json" {
+			t.Fatalf("Content-Type %q", ct)
+		}
+	}
 }
