@@ -1,6 +1,10 @@
 package shell
 
-import "strings"
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // git reads git's global options by its model, then the subcommand by
 // the subcommand's model. It reports whether the command only reads.
@@ -44,6 +48,7 @@ func (in *inspector) git(a *argv) bool {
 		return false
 	}
 	sub := a.ops[0].Value
+	in.gitCommands(sub, a.ops[1:])
 	m := models["git"].subs[sub]
 	if m == nil {
 		// A subcommand the model does not know (git archive, an alias):
@@ -183,3 +188,121 @@ func (in *inspector) gitWorktree(pa *argv) bool {
 // gitRepo: the subcommand changes the repository or a remote, not the
 // files it names.
 func (in *inspector) gitRepo(*argv) bool { return false }
+
+// gitCmdOpts are the options of git subcommands whose value is a command
+// git runs (through the shell, or as the program of a local transport),
+// with their one-letter spellings.
+var gitCmdOpts = map[string][]struct {
+	long  string
+	short byte
+}{
+	"rebase":        {{"--exec", 'x'}},
+	"difftool":      {{"--extcmd", 'x'}},
+	"clone":         {{"--upload-pack", 'u'}},
+	"fetch":         {{"--upload-pack", 0}},
+	"pull":          {{"--upload-pack", 0}},
+	"ls-remote":     {{"--upload-pack", 0}},
+	"push":          {{"--receive-pack", 0}, {"--exec", 0}},
+	"archive":       {{"--exec", 0}},
+	"send-email":    {{"--to-cmd", 0}, {"--cc-cmd", 0}, {"--header-cmd", 0}, {"--sendmail-cmd", 0}, {"--smtp-server", 0}},
+	"filter-branch": {{"--env-filter", 0}, {"--tree-filter", 0}, {"--index-filter", 0}, {"--parent-filter", 0}, {"--msg-filter", 0}, {"--commit-filter", 0}, {"--tag-name-filter", 0}},
+}
+
+// gitCommands reads the commands a git subcommand runs: the values of
+// gitCmdOpts (also abbreviated, as git accepts, and in a cluster of
+// one-letter options), git bisect run's command and git submodule
+// foreach's script. They are read as scripts, so deny rules see them, and
+// no prefix rule covers the call.
+func (in *inspector) gitCommands(sub string, args []wordInfo) {
+	run := func(w wordInfo, ok bool) {
+		in.c.ExactOnly = true
+		switch {
+		case !ok:
+			in.unanalysable("git " + sub + " runs a command that is missing")
+		case !w.Static:
+			in.unanalysable("git " + sub + " runs a command that is not static")
+		default:
+			in.runScript(strings.TrimPrefix(w.Value, "!"), false)
+		}
+	}
+	next := func(i int) (wordInfo, bool) {
+		if i+1 < len(args) {
+			return args[i+1], true
+		}
+		return wordInfo{}, false
+	}
+	for i, w := range args {
+		if !w.Static || len(w.Value) < 2 || w.Value[0] != '-' {
+			continue
+		}
+		if w.Value == "--" {
+			break
+		}
+		for _, o := range gitCmdOpts[sub] {
+			if strings.HasPrefix(w.Value, "--") {
+				name, val, eq := strings.Cut(w.Value, "=")
+				if len(name) < 3 || !strings.HasPrefix(o.long, name) {
+					continue
+				}
+				if eq {
+					run(staticWord(val), true)
+				} else {
+					run(next(i))
+				}
+				continue
+			}
+			if o.short == 0 {
+				continue
+			}
+			if j := strings.IndexByte(w.Value[1:], o.short); j >= 0 {
+				if rest := w.Value[j+2:]; rest != "" {
+					run(staticWord(rest), true)
+				} else {
+					run(next(i))
+				}
+			}
+		}
+	}
+	switch sub {
+	case "bisect":
+		// git bisect run CMD ARGS...: the program and its arguments.
+		if len(args) > 0 && args[0].Static && args[0].Value == "run" {
+			var b strings.Builder
+			for _, w := range args[1:] {
+				if !w.Static {
+					run(w, true)
+					return
+				}
+				q, err := syntax.Quote(w.Value, syntax.LangBash)
+				if err != nil {
+					run(wordInfo{}, false)
+					return
+				}
+				b.WriteString(q + " ")
+			}
+			run(staticWord(b.String()), len(args) > 1)
+		}
+	case "submodule":
+		// git submodule [--quiet] foreach [--recursive] SCRIPT...: the
+		// words are joined and evaluated by the shell.
+		for i, w := range args {
+			if !w.Static || w.Value != "foreach" {
+				continue
+			}
+			rest := args[i+1:]
+			for len(rest) > 0 && rest[0].Static && strings.HasPrefix(rest[0].Value, "-") {
+				rest = rest[1:]
+			}
+			var parts []string
+			for _, x := range rest {
+				if !x.Static {
+					run(x, true)
+					return
+				}
+				parts = append(parts, x.Value)
+			}
+			run(staticWord(strings.Join(parts, " ")), len(parts) > 0)
+			return
+		}
+	}
+}
