@@ -58,6 +58,9 @@ func (an *analyzer) classify(c *Command, ws []wordInfo, sc scope) {
 		}
 		add(baseNameForm(f))
 		add(globalOptsForm(f))
+		for _, g := range runsForms(f) {
+			add(g)
+		}
 	}
 	c.Forms = an.res.mem.formList(len(forms))
 	c.Forms[0] = c.Words
@@ -252,4 +255,97 @@ func globalOptsForm(f []wordInfo) []wordInfo {
 	out := make([]wordInfo, 0, len(f)-i+1)
 	out = append(out, f[0])
 	return append(out, f[i:]...)
+}
+
+// runsForms returns, for deny and ask rules, the commands that a program
+// runs for its caller, on this machine or another: npx CMD, npm exec CMD
+// (and -c SCRIPT), kubectl exec|run … -- CMD, ssh HOST CMD and its
+// ProxyCommand or LocalCommand, go's -exec and -toolexec programs. A script
+// is split into its first command's words. Allow rules never see these
+// forms: the program's own rule decides (Bash(npx:*) approves npx rm).
+func runsForms(f []wordInfo) [][]wordInfo {
+	if len(f) < 2 || !f[0].Static {
+		return nil
+	}
+	var out [][]wordInfo
+	script := func(w wordInfo) {
+		if w.Static {
+			if ws := splitWords(strings.TrimPrefix(w.Value, "!")); len(ws) > 0 {
+				out = append(out, ws)
+			}
+		}
+	}
+	// optVal returns the values of -x V, -xV, --long V and --long=V.
+	optVals := func(args []wordInfo, short byte, long string) {
+		for i, w := range args {
+			if !w.Static {
+				continue
+			}
+			v := w.Value
+			switch {
+			case long != "" && v == long && i+1 < len(args):
+				script(args[i+1])
+			case long != "" && strings.HasPrefix(v, long+"="):
+				script(staticWord(v[len(long)+1:]))
+			case short != 0 && len(v) == 2 && v[0] == '-' && v[1] == short && i+1 < len(args):
+				script(args[i+1])
+			case short != 0 && len(v) > 2 && v[0] == '-' && v[1] == short:
+				script(staticWord(v[2:]))
+			}
+		}
+	}
+	args := f[1:]
+	switch f[0].Value {
+	case "npx":
+		optVals(args, 'c', "--call")
+		if i := skipOpts(f, 1, "p", " --package "); i < len(f) {
+			out = append(out, f[i:])
+		}
+	case "npm", "pnpm":
+		if args[0].Static && (args[0].Value == "exec" || args[0].Value == "x" || args[0].Value == "dlx") {
+			optVals(args[1:], 'c', "--call")
+			if i := skipOpts(f, 2, "pc", " --package --call "); i < len(f) {
+				out = append(out, f[i:])
+			}
+		}
+	case "kubectl", "oc":
+		for i, w := range args {
+			if w.Static && w.Value == "--" && i+1 < len(args) {
+				out = append(out, args[i+1:])
+				break
+			}
+		}
+	case "ssh":
+		optVals(args, 0, "-oProxyCommand")
+		optVals(args, 0, "-oLocalCommand")
+		for i, w := range args {
+			if w.Static && w.Value == "-o" && i+1 < len(args) && args[i+1].Static {
+				k, v, _ := strings.Cut(args[i+1].Value, "=")
+				if strings.EqualFold(k, "ProxyCommand") || strings.EqualFold(k, "LocalCommand") {
+					script(staticWord(v))
+				}
+			}
+		}
+		// The remote command: the words after the host, joined by
+		// spaces as ssh joins them.
+		if i := skipOpts(f, 1, "BbcDEeFIiJLlmOoPpQRSWw", ""); i+1 < len(f) {
+			var parts []string
+			for _, w := range f[i+1:] {
+				if !w.Static {
+					parts = nil
+					break
+				}
+				parts = append(parts, w.Value)
+			}
+			if parts != nil {
+				script(staticWord(strings.Join(parts, " ")))
+			}
+		}
+	case "go":
+		optVals(args, 0, "-exec")
+		optVals(args, 0, "-toolexec")
+		optVals(args, 0, "--exec")
+		optVals(args, 0, "--toolexec")
+	}
+	return out
 }
