@@ -83,6 +83,7 @@ hz=$(getconf CLK_TCK)
 # Its decisions are logged too: count them.
 TOOLGATE_LOAD_TOKEN=$token wrk -t1 -c"$conns" -d1s -s "$here/load.lua" "$url/v1/decide" >"$work/warm.out"
 warm=$(sed -n 's/^LOAD requests=\([0-9]*\).*/\1/p' "$work/warm.out")
+warm=${warm:-0}
 
 echo "load before: $(uptime)"
 cpu0=$(cpuTicks)
