@@ -116,6 +116,11 @@ type Command struct {
 	// analysed recursively (bash -c 'static', eval 'static', a shell fed a
 	// here-document): it needs no allow rule itself.
 	Wrapper bool
+	// Delegated reports a command that another program runs for the
+	// caller, on this machine or another: ssh's remote command, docker
+	// exec's, npm exec -c's script. Deny and ask rules judge it; allow
+	// rules judge the program that runs it (Bash(ssh:*) approves ssh h ls).
+	Delegated bool
 	// ReadOnly reports that the built-in classifier knows the command only
 	// reads.
 	ReadOnly bool
@@ -207,7 +212,7 @@ func AnalyzeInto(res *Analysis, src string, opts Options) {
 		// An option changed inside a loop: globs anywhere may match
 		// dot-files.
 		res.reset()
-		an.nCmds, an.tooMany, an.tooDeep, an.loops = 0, false, false, 0
+		an.nCmds, an.tooMany, an.tooDeep, an.loops, an.delegated = 0, false, false, 0, 0
 		an.x = &analyzerExtra{dotGlobs: true}
 		an.run(src, dir)
 	}
@@ -253,6 +258,10 @@ type analyzer struct {
 	// rd feeds the parser (each parse reads its string to the end before
 	// the next begins).
 	rd strings.Reader
+	// delegated counts the readings being inspected of commands that
+	// another program runs (runsForms): commands found there are
+	// Delegated.
+	delegated int
 }
 
 // loop walks the body of a loop (its condition, body and step). A body
@@ -813,6 +822,7 @@ func (an *analyzer) deep(part string) {
 func (an *analyzer) newCommand(text string, sc scope) *Command {
 	c := an.res.mem.command()
 	c.Text, c.Depth, c.Dir = text, sc.depth, *sc.dir
+	c.Delegated = an.delegated > 0
 	if sc.alts != nil && len(*sc.alts) > 0 && c.Dir != "" {
 		c.alts = append([]string(nil), *sc.alts...)
 	}
