@@ -528,6 +528,14 @@ func (p *Policy) decideCore(cc *callCtx) Decision {
 		}
 		var ask, allow best
 		cc.offer(EffectAsk, &rd, p, &ask)
+		if p.delegated {
+			// Only an ask rule may judge it; no allow rule or fallback.
+			if ask.r != nil {
+				v, _ := cc.ruleVerdict(ask, allow)
+				verdicts = append(verdicts, v)
+			}
+			continue
+		}
 		cc.offer(EffectAllow, &rd, p, &allow)
 		if v, ok := cc.ruleVerdict(ask, allow); ok {
 			verdicts = append(verdicts, v)

@@ -39,6 +39,10 @@ type part struct {
 	// denyOnly marks a part judged by deny rules alone: a wrapper command
 	// (xargs, env, timeout…) whose inner commands are parts of their own.
 	denyOnly bool
+	// delegated marks a part judged by deny and ask rules alone: a
+	// command that another program runs for the caller (ssh HOST CMD,
+	// docker exec C CMD), whose program's own part decides allow.
+	delegated bool
 
 	// secret and secretText (paths of a read-kind call): the path, or its
 	// symlink target secretText, is a secret file (SPEC §7).
@@ -351,7 +355,7 @@ func (cc *callCtx) readShell() (reading, *Decision) {
 				cp.redirects = append(cp.redirects, it)
 			}
 		}
-		parts = append(parts, part{kind: partCommand, text: cmd.Text, cmd: cmd, cp: cp, denyOnly: cmd.Wrapper && nonWrapper > 0})
+		parts = append(parts, part{kind: partCommand, text: cmd.Text, cmd: cmd, cp: cp, denyOnly: cmd.Wrapper && nonWrapper > 0, delegated: cmd.Delegated})
 	}
 	return reading{parts: parts, an: an,
 		readOnly:      an.ReadOnly && cc.mayBeReadOnly(),

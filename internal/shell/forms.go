@@ -30,7 +30,10 @@ func (an *analyzer) classify(c *Command, ws []wordInfo, sc scope) {
 	}
 	c.Words = an.res.mem.values(words)
 	forms := [][]wordInfo{words}
-	add := func(f []wordInfo) {
+	// delegated marks the forms that another program runs for the
+	// caller (runsForms) and the forms read from them.
+	delegated := make([]bool, 1, 4)
+	addForm := func(f []wordInfo, d bool) {
 		if len(f) == 0 || len(forms) >= maxForms {
 			return
 		}
@@ -40,7 +43,9 @@ func (an *analyzer) classify(c *Command, ws []wordInfo, sc scope) {
 			}
 		}
 		forms = append(forms, f)
+		delegated = append(delegated, d)
 	}
+	add := func(f []wordInfo) { addForm(f, false) }
 	add(ws)
 	if an.hashed != nil && len(ws) > 0 && ws[0].Static {
 		if p, ok := an.hashed[ws[0].Value]; ok {
@@ -50,16 +55,16 @@ func (an *analyzer) classify(c *Command, ws []wordInfo, sc scope) {
 	}
 	through := make([]bool, 0, 4)
 	for i := 0; i < len(forms); i++ {
-		f := forms[i]
+		f, d := forms[i], delegated[i]
 		next, _ := an.wrapperForms(c, f, false)
 		through = append(through, len(next) > 0)
 		for _, g := range next {
-			add(g)
+			addForm(g, d)
 		}
-		add(baseNameForm(f))
-		add(globalOptsForm(f))
-		for _, g := range runsForms(f) {
-			add(g)
+		addForm(baseNameForm(f), d)
+		addForm(globalOptsForm(f), d)
+		for _, g := range runsForms(c, f) {
+			addForm(g, true)
 		}
 	}
 	c.Forms = an.res.mem.formList(len(forms))
@@ -70,7 +75,15 @@ func (an *analyzer) classify(c *Command, ws []wordInfo, sc scope) {
 	ins := an.tmp.inspector()
 	*ins = inspector{an: an, c: c, sc: sc, dir: dir}
 	for i, f := range forms {
+		if delegated[i] {
+			// What it runs is read in full: the commands of a script
+			// there are Delegated, for deny and ask rules.
+			an.delegated++
+		}
 		ins.inspect(f, i == 0, i < len(through) && through[i])
+		if delegated[i] {
+			an.delegated--
+		}
 	}
 	for _, w := range ws[1:] {
 		an.argPaths(c, w)
@@ -258,25 +271,60 @@ func globalOptsForm(f []wordInfo) []wordInfo {
 }
 
 // runsForms returns, for deny and ask rules, the commands that a program
-// runs for its caller, on this machine or another: npx CMD, npm exec CMD
-// (and -c SCRIPT), kubectl exec|run … -- CMD, ssh HOST CMD and its
-// ProxyCommand or LocalCommand, go's -exec and -toolexec programs. A script
-// is split into its first command's words. Allow rules never see these
-// forms: the program's own rule decides (Bash(npx:*) approves npx rm).
-func runsForms(f []wordInfo) [][]wordInfo {
+// runs for its caller, on this machine or another: npx CMD, npm exec CMD,
+// kubectl exec|run … -- CMD, docker and podman run|create|exec … CMD
+// (and compose run|exec), go's -exec and -toolexec programs as words; the
+// scripts of ssh HOST CMD, ssh's ProxyCommand and LocalCommand, and npx
+// and npm exec -c as a shell's -c form, so that every command of the
+// script is read (classify marks those commands Delegated). Allow rules
+// never see these forms: the program's own rule decides (Bash(npx:*)
+// approves npx rm), except that inline code (npm exec -c) needs an exact
+// rule, as python3 -c does.
+func runsForms(c *Command, f []wordInfo) [][]wordInfo {
 	if len(f) < 2 || !f[0].Static {
 		return nil
 	}
 	var out [][]wordInfo
-	script := func(w wordInfo) {
-		if w.Static {
-			if ws := splitWords(strings.TrimPrefix(w.Value, "!")); len(ws) > 0 {
-				out = append(out, ws)
-			}
+	script := func(shell string, w wordInfo) {
+		if w.Static && strings.TrimSpace(w.Value) != "" {
+			out = append(out, []wordInfo{staticWord(shell), staticWord("-c"), w})
 		}
 	}
-	// optVal returns the values of -x V, -xV, --long V and --long=V.
-	optVals := func(args []wordInfo, short byte, long string) {
+	// command adds a command given as words; when every word is static it
+	// is quoted into a script, so that it is read as a command of its
+	// own, as a script's are.
+	command := func(ws []wordInfo) {
+		if len(ws) == 0 || ws[0].Static && strings.HasPrefix(ws[0].Value, "-") {
+			return // no command: a reading that took an option's value for the image
+		}
+		if allStatic(ws) {
+			var b strings.Builder
+			for i, w := range ws {
+				q, err := Quote(w.Value)
+				if err != nil {
+					b.Reset()
+					break
+				}
+				if i > 0 {
+					b.WriteByte(' ')
+				}
+				b.WriteString(q)
+			}
+			if b.Len() > 0 {
+				script("bash", staticWord(b.String()))
+				return
+			}
+		}
+		out = append(out, ws)
+	}
+	words := func(w wordInfo) {
+		if w.Static {
+			command(splitWords(w.Value))
+		}
+	}
+	// optVals calls fn on the values of -x V, -xV, --long V and --long=V.
+	// A value that is not static is passed on: script and words skip it.
+	optVals := func(args []wordInfo, short byte, long string, fn func(wordInfo)) {
 		for i, w := range args {
 			if !w.Static {
 				continue
@@ -284,53 +332,78 @@ func runsForms(f []wordInfo) [][]wordInfo {
 			v := w.Value
 			switch {
 			case long != "" && v == long && i+1 < len(args):
-				script(args[i+1])
+				fn(args[i+1])
 			case long != "" && strings.HasPrefix(v, long+"="):
-				script(staticWord(v[len(long)+1:]))
+				fn(staticWord(v[len(long)+1:]))
 			case short != 0 && len(v) == 2 && v[0] == '-' && v[1] == short && i+1 < len(args):
-				script(args[i+1])
+				fn(args[i+1])
 			case short != 0 && len(v) > 2 && v[0] == '-' && v[1] == short:
-				script(staticWord(v[2:]))
+				fn(staticWord(v[2:]))
 			}
 		}
+	}
+	inline := func(args []wordInfo) {
+		optVals(args, 'c', "--call", func(w wordInfo) {
+			c.ExactOnly = true
+			script("sh", w)
+		})
 	}
 	args := f[1:]
 	switch f[0].Value {
 	case "npx":
-		optVals(args, 'c', "--call")
-		if i := skipOpts(f, 1, "p", " --package "); i < len(f) {
-			out = append(out, f[i:])
+		i := skipOpts(f, 1, "pc", " --package --call ")
+		inline(f[1:i])
+		if i < len(f) {
+			command(f[i:])
 		}
 	case "npm", "pnpm":
 		if args[0].Static && (args[0].Value == "exec" || args[0].Value == "x" || args[0].Value == "dlx") {
-			optVals(args[1:], 'c', "--call")
-			if i := skipOpts(f, 2, "pc", " --package --call "); i < len(f) {
-				out = append(out, f[i:])
+			i := skipOpts(f, 2, "pc", " --package --call ")
+			inline(f[2:i])
+			if i < len(f) {
+				command(f[i:])
 			}
 		}
 	case "kubectl", "oc":
+		dash := false
 		for i, w := range args {
-			if w.Static && w.Value == "--" && i+1 < len(args) {
-				out = append(out, args[i+1:])
+			if w.Static && w.Value == "--" {
+				if i+1 < len(args) {
+					command(args[i+1:])
+				}
+				dash = true
 				break
 			}
 		}
+		if !dash && args[0].Static && args[0].Value == "exec" {
+			// The old form without --: kubectl exec POD CMD.
+			for _, p := range operandStarts(f, 2, "cfn", "iqt", " --container --filename --namespace --pod-running-timeout ", " --stdin --tty --quiet ") {
+				command(f[p+1:])
+			}
+		}
+	case "docker", "podman", "docker-compose":
+		for _, g := range containerForms(f) {
+			command(g)
+		}
 	case "ssh":
-		optVals(args, 0, "-oProxyCommand")
-		optVals(args, 0, "-oLocalCommand")
+		optVals(args, 0, "-oProxyCommand", func(w wordInfo) { script("bash", w) })
+		optVals(args, 0, "-oLocalCommand", func(w wordInfo) { script("bash", w) })
 		for i, w := range args {
 			if w.Static && w.Value == "-o" && i+1 < len(args) && args[i+1].Static {
 				k, v, _ := strings.Cut(args[i+1].Value, "=")
-				if strings.EqualFold(k, "ProxyCommand") || strings.EqualFold(k, "LocalCommand") {
-					script(staticWord(v))
+				if strings.EqualFold(strings.TrimSpace(k), "ProxyCommand") || strings.EqualFold(strings.TrimSpace(k), "LocalCommand") {
+					script("bash", staticWord(v))
 				}
 			}
 		}
-		// The remote command: the words after the host, joined by
-		// spaces as ssh joins them.
-		if i := skipOpts(f, 1, "BbcDEeFIiJLlmOoPpQRSWw", ""); i+1 < len(f) {
+		// The remote command: the words after the host, joined by spaces
+		// as ssh joins them, run by the remote user's shell.
+		for _, p := range operandStarts(f, 1, "BbcDEeFIiJLlmOoPpQRSWw", "46AaCfGgKkMNnqsTtVvXxYy", "", "") {
+			if p+1 >= len(f) {
+				continue
+			}
 			var parts []string
-			for _, w := range f[i+1:] {
+			for _, w := range f[p+1:] {
 				if !w.Static {
 					parts = nil
 					break
@@ -338,14 +411,157 @@ func runsForms(f []wordInfo) [][]wordInfo {
 				parts = append(parts, w.Value)
 			}
 			if parts != nil {
-				script(staticWord(strings.Join(parts, " ")))
+				script("bash", staticWord(strings.Join(parts, " ")))
 			}
 		}
 	case "go":
-		optVals(args, 0, "-exec")
-		optVals(args, 0, "-toolexec")
-		optVals(args, 0, "--exec")
-		optVals(args, 0, "--toolexec")
+		optVals(args, 0, "-exec", words)
+		optVals(args, 0, "-toolexec", words)
+		optVals(args, 0, "--exec", words)
+		optVals(args, 0, "--toolexec", words)
+	}
+	return out
+}
+
+// containerForms returns the commands docker and podman run in a
+// container: run and create IMAGE CMD (with --entrypoint), exec
+// CONTAINER CMD, and compose's run and exec SERVICE CMD, for every place
+// the image, container or service may be (operandStarts).
+func containerForms(f []wordInfo) [][]wordInfo {
+	i, compose := 1, false // i: the subcommand
+	switch {
+	case f[0].Value == "docker-compose":
+		compose = true
+	case f[1].Static && f[1].Value == "compose":
+		i, compose = 2, true
+	case f[1].Static && f[1].Value == "container":
+		i = 2
+	}
+	if compose {
+		// compose's own options come before its subcommand.
+		i = skipOpts(f, i, "fp", " --file --project-name --profile --env-file --project-directory --ansi --progress --parallel ")
+	}
+	if i >= len(f) || !f[i].Static {
+		return nil
+	}
+	var shortArg, shortNo, longArg, longNo string
+	sub := f[i].Value
+	switch {
+	case compose && sub == "run":
+		shortArg, shortNo = "eluvwp", "dTPi"
+		longArg = " --entrypoint --env --env-from-file --label --name --publish --pull --user --volume --workdir --cap-add --cap-drop "
+		longNo = " --build --detach --interactive --no-TTY --no-deps --quiet-pull --remove-orphans --rm --service-ports --use-aliases --quiet --help "
+	case compose && sub == "exec":
+		shortArg, shortNo = "euw", "dT"
+		longArg = " --env --index --user --workdir "
+		longNo = " --detach --no-TTY --privileged --interactive --tty --help "
+	case compose:
+		return nil
+	case sub == "run" || sub == "create":
+		shortArg, shortNo = "acehlmpuvw", "dtiPq"
+		longArg = " --add-host --annotation --attach --blkio-weight --blkio-weight-device --cap-add --cap-drop --cgroup-parent --cgroupns --cidfile --cpu-count --cpu-percent --cpu-period --cpu-quota --cpu-rt-period --cpu-rt-runtime --cpu-shares --cpus --cpuset-cpus --cpuset-mems --detach-keys --device --device-cgroup-rule --device-read-bps --device-read-iops --device-write-bps --device-write-iops --dns --dns-option --dns-search --domainname --entrypoint --env --env-file --expose --gpus --group-add --health-cmd --health-interval --health-retries --health-start-interval --health-start-period --health-timeout --hostname --io-maxbandwidth --io-maxiops --ip --ip6 --ipc --isolation --kernel-memory --label --label-file --link --link-local-ip --log-driver --log-opt --mac-address --memory --memory-reservation --memory-swap --memory-swappiness --mount --name --network --net --network-alias --net-alias --oom-score-adj --pid --pids-limit --platform --publish --pull --restart --runtime --security-opt --shm-size --stop-signal --stop-timeout --storage-opt --sysctl --tmpfs --ulimit --user --userns --uts --volume --volume-driver --volumes-from --workdir "
+		longNo = " --detach --disable-content-trust --init --interactive --no-healthcheck --oom-kill-disable --privileged --publish-all --quiet --read-only --rm --sig-proxy --tty --use-api-socket --help "
+	case sub == "exec":
+		shortArg, shortNo = "euw", "dit"
+		longArg = " --detach-keys --env --env-file --user --workdir "
+		longNo = " --detach --interactive --privileged --tty --help "
+	default:
+		return nil
+	}
+	var out [][]wordInfo
+	var entry []wordInfo
+	for j := i + 1; j < len(f); j++ {
+		w := f[j]
+		if !w.Static {
+			continue
+		}
+		if w.Value == "--entrypoint" && j+1 < len(f) {
+			entry = append(entry, f[j+1])
+		} else if v, ok := strings.CutPrefix(w.Value, "--entrypoint="); ok {
+			entry = append(entry, staticWord(v))
+		}
+	}
+	for _, p := range operandStarts(f, i+1, shortArg, shortNo, longArg, longNo) {
+		if p+1 < len(f) {
+			out = append(out, f[p+1:])
+		}
+		for _, e := range entry {
+			if e.Static && e.Value != "" {
+				out = append(out, append(splitWords(e.Value), f[p+1:]...))
+			}
+		}
+	}
+	return out
+}
+
+// operandStarts returns the indexes from i on at which the first operand
+// of f may be. Short options in shortArg take a value (attached or the
+// next word), those in shortNo none; long options in longArg (each
+// surrounded by spaces) take a value after = or in the next word, those
+// in longNo none. An option in neither may do either, and a word whose
+// value is not static may be an option or the operand, so that deny sees
+// every reading. At most maxForms indexes are returned.
+func operandStarts(f []wordInfo, i int, shortArg, shortNo, longArg, longNo string) []int {
+	if i >= len(f) {
+		return nil
+	}
+	reach := make([]bool, len(f)+2)
+	reach[i] = true
+	var out []int
+	for j := i; j < len(f) && len(out) < maxForms; j++ {
+		if !reach[j] {
+			continue
+		}
+		w := f[j]
+		if !w.Static {
+			out = append(out, j)
+			reach[j+1], reach[j+2] = true, true
+			continue
+		}
+		v := w.Value
+		if len(v) < 2 || v[0] != '-' {
+			out = append(out, j)
+			continue
+		}
+		if v == "--" {
+			if j+1 < len(f) {
+				out = append(out, j+1)
+			}
+			continue
+		}
+		if strings.HasPrefix(v, "--") {
+			switch {
+			case strings.Contains(v, "="), strings.Contains(longNo, " "+v+" "):
+				reach[j+1] = true
+			case strings.Contains(longArg, " "+v+" "):
+				reach[j+2] = true
+			default:
+				reach[j+1], reach[j+2] = true, true
+			}
+			continue
+		}
+		next := 1
+		for k := 1; k < len(v); k++ {
+			switch {
+			case strings.IndexByte(shortArg, v[k]) >= 0:
+				if k == len(v)-1 {
+					next = 2
+				}
+				k = len(v)
+			case strings.IndexByte(shortNo, v[k]) >= 0:
+			default:
+				next = 3 // either
+				k = len(v)
+			}
+		}
+		switch next {
+		case 1:
+			reach[j+1] = true
+		case 2:
+			reach[j+2] = true
+		default:
+			reach[j+1], reach[j+2] = true, true
+		}
 	}
 	return out
 }

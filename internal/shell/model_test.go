@@ -243,7 +243,27 @@ func TestModelReadsWrites(t *testing.T) {
 		// Commands that programs run for their caller are deny forms.
 		{src: "npx -p pkg rm -rf x", forms: []string{"rm -rf x"}},
 		{src: "npm exec -- rm -rf x", forms: []string{"rm -rf x"}},
-		{src: "npm exec -c 'rm -rf x'", forms: []string{"rm -rf x"}},
+		{src: "npm exec -c 'rm -rf x'", forms: []string{"rm -rf x"}, exact: true},
+		{src: "npm exec -c 'ls; rm -rf x'", forms: []string{"sh -c ls; rm -rf x", "ls", "rm -rf x"}, exact: true},
+		{src: "npx --call='ls; rm -rf x'", forms: []string{"rm -rf x"}, exact: true},
+		{src: "npx sh -c 'ls; rm -rf x'", forms: []string{"sh -c ls; rm -rf x", "rm -rf x"}},
+		{src: "ssh host 'ls; rm -rf x'", forms: []string{"bash -c ls; rm -rf x", "ls", "rm -rf x"}},
+		{src: "ssh -J jump host ls '&&' rm -rf x", forms: []string{"rm -rf x"}},
+		{src: "ssh -Y host 'cd x && rm -rf y'", forms: []string{"rm -rf y"}},
+		{src: "ssh -o 'ProxyCommand=nc %h; rm -rf x' host", forms: []string{"rm -rf x"}},
+		{src: "docker run alpine rm -rf x", forms: []string{"rm -rf x"}},
+		{src: "docker run -it --rm -e A=1 -v /a:/b --name n alpine:3 rm -rf x", forms: []string{"rm -rf x"}},
+		{src: "docker run -eA=1 -dit alpine rm -rf x", forms: []string{"rm -rf x"}},
+		{src: "docker run --entrypoint rm alpine -rf x", forms: []string{"rm -rf x"}},
+		{src: "docker run --frob alpine rm -rf x", forms: []string{"rm -rf x"}},
+		{src: "docker run --frob v alpine rm -rf x", forms: []string{"rm -rf x"}},
+		{src: "docker run -Z alpine rm -rf x", forms: []string{"rm -rf x"}},
+		{src: "docker --context c exec -u root box sh -c 'rm -rf x'", forms: []string{"rm -rf x"}},
+		{src: "docker container create alpine rm -rf x", forms: []string{"rm -rf x"}},
+		{src: "docker compose -f c.yml exec -T web rm -rf x", forms: []string{"rm -rf x"}},
+		{src: "docker-compose run --rm web rm -rf x", forms: []string{"rm -rf x"}},
+		{src: "podman exec box rm -rf x", forms: []string{"rm -rf x"}},
+		{src: "kubectl exec -n ns pod rm -rf x", forms: []string{"rm -rf x"}},
 		{src: "kubectl exec pod -- rm -rf x", forms: []string{"rm -rf x"}},
 		{src: "ssh -p 22 host 'rm -rf x'", forms: []string{"rm -rf x"}},
 		{src: "ssh -o ProxyCommand='rm -rf x' host", forms: []string{"rm -rf x"}},
@@ -382,6 +402,43 @@ func TestModelReadsWrites(t *testing.T) {
 		}
 		if una != tt.una {
 			t.Errorf("%q: unanalysable = %v, want %v", tt.src, una, tt.una)
+		}
+	}
+}
+
+// Commands that another program runs for the caller are Delegated, and
+// only those: deny and ask rules judge them, the program's rule allow.
+func TestDelegated(t *testing.T) {
+	tests := []struct {
+		src       string
+		delegated string // the Delegated commands' texts, joined by " | "
+	}{
+		{"ssh host 'ls; rm -rf x'", "ls | rm -rf x"},
+		{"ssh host ls", "ls"},
+		{"ssh host", ""},
+		{"npm exec -c 'make && curl x'", "make | curl x"},
+		{"docker exec box sh -c 'make'", "sh -c make | make"},
+		{"docker exec box ls src", "ls src"},
+		{"npx sh -c 'make; ls'", "sh -c 'make; ls' | make | ls"},
+		{"ssh -o ProxyCommand='nc %h %p' host", "nc %h %p"},
+		// A script the caller's own shell runs is not delegated.
+		{"bash -c 'ls; rm -rf x'", ""},
+		{"ls; ssh h; rm x", ""},
+		{"sudo sh -c 'rm x'", ""},
+	}
+	for _, tt := range tests {
+		a := Analyze(tt.src, Options{Cwd: "/p", Home: "/h"})
+		var got []string
+		for _, c := range a.Commands {
+			if c.Delegated {
+				got = append(got, c.Text)
+			}
+		}
+		if g := strings.Join(got, " | "); g != tt.delegated {
+			t.Errorf("%q: delegated %q, want %q", tt.src, g, tt.delegated)
+		}
+		if len(a.Commands) == 0 || a.Commands[0].Delegated {
+			t.Errorf("%q: the first command is delegated", tt.src)
 		}
 	}
 }
