@@ -253,6 +253,8 @@ func globalOptsForm(f []wordInfo) []wordInfo {
 		i = skipOpts(f, 1, "wC", " --prefix --workspace --loglevel --userconfig --globalconfig --registry --cache --dir --cwd ")
 	case "go":
 		i = skipOpts(f, 1, "C", "")
+	case "tmux":
+		i = skipOpts(f, 1, "LSfcT", "")
 	case "cargo":
 		i = 1
 		if f[1].Static && strings.HasPrefix(f[1].Value, "+") {
@@ -419,6 +421,8 @@ func runsForms(c *Command, f []wordInfo) [][]wordInfo {
 		optVals(args, 0, "-toolexec", words)
 		optVals(args, 0, "--exec", words)
 		optVals(args, 0, "--toolexec", words)
+	default:
+		runnerForms(c, f, command, script)
 	}
 	return out
 }

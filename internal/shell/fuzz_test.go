@@ -11,7 +11,8 @@ import (
 // with AnalyzeInto reports what a fresh one does, and that any word quoted
 // by syntax.Quote reads back as exactly that one static word.
 func FuzzAnalyze(f *testing.F) {
-	for _, s := range []string{"", "a b", "$(rm -rf /)", "'", "\x01\xff", "~", "*", "if", "a=b", "{a,b}", "--x=@y", "echo $\\\n(rm x)", "\"$\\\n{HOME}\"", "'$\\\n'\\\n"} {
+	for _, s := range []string{"", "a b", "$(rm -rf /)", "'", "\x01\xff", "~", "*", "if", "a=b", "{a,b}", "--x=@y", "echo $\\\n(rm x)", "\"$\\\n{HOME}\"", "'$\\\n'\\\n",
+		"ssh -J j h 'ls; rm x'", "docker --context c run --frob -e A=1 -it img rm -rf /", "npx -c 'a && b'", "kubectl exec p rm x"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {

@@ -264,6 +264,34 @@ func TestModelReadsWrites(t *testing.T) {
 		{src: "docker-compose run --rm web rm -rf x", forms: []string{"rm -rf x"}},
 		{src: "podman exec box rm -rf x", forms: []string{"rm -rf x"}},
 		{src: "kubectl exec -n ns pod rm -rf x", forms: []string{"rm -rf x"}},
+		// Runners (runners.go).
+		{src: "tmux new-session -d -s s 'rm -rf x'", forms: []string{"rm -rf x"}},
+		{src: "tmux -L sock new -d rm -rf x", forms: []string{"rm -rf x"}},
+		{src: "tmux -c 'rm -rf x'", forms: []string{"rm -rf x"}},
+		{src: "tmux send-keys -t s 'rm -rf x' Enter", forms: []string{"rm -rf x"}},
+		{src: "tmux split-window -f 'rm -rf x'", forms: []string{"rm -rf x"}},
+		{src: "screen -dmS n rm -rf x", forms: []string{"rm -rf x"}},
+		{src: "systemd-run --user -p X=1 rm -rf x", forms: []string{"rm -rf x"}},
+		{src: "pkexec --user root rm -rf x", forms: []string{"rm -rf x"}},
+		{src: "xvfb-run -a -s '-screen 0' rm -rf x", forms: []string{"rm -rf x"}},
+		{src: "lxc exec c --env A=1 -- rm -rf x", forms: []string{"rm -rf x"}},
+		{src: "distrobox enter -n box -- rm -rf x", forms: []string{"rm -rf x"}},
+		{src: "vagrant ssh -c 'rm -rf x'", forms: []string{"rm -rf x"}},
+		{src: "gcloud compute ssh vm --command='rm -rf x'", forms: []string{"rm -rf x"}},
+		{src: "nix-shell -p hello --run 'rm -rf x'", forms: []string{"rm -rf x"}},
+		{src: "nix develop .#dev -c rm -rf x", forms: []string{"rm -rf x"}},
+		{src: "poetry run rm -rf x", forms: []string{"rm -rf x"}},
+		{src: "uv tool run rm -rf x", forms: []string{"rm -rf x"}},
+		{src: "uvx --from pkg rm -rf x", forms: []string{"rm -rf x"}},
+		{src: "conda run -n env rm -rf x", forms: []string{"rm -rf x"}},
+		{src: "direnv exec . rm -rf x", forms: []string{"rm -rf x"}},
+		{src: "sg grp 'rm -rf x'", forms: []string{"rm -rf x"}},
+		{src: "bun exec 'rm -rf x'", forms: []string{"rm -rf x"}, exact: true},
+		{src: "busybox rm -rf x", forms: []string{"rm -rf x"}},
+		{src: "vim -c ':!rm -rf x' f", forms: []string{"rm -rf x"}, exact: true},
+		{src: "vim +'!rm -rf x' f", forms: []string{"rm -rf x"}, exact: true},
+		{src: "gdb -batch -ex 'shell rm -rf x' ./a.out", forms: []string{"rm -rf x"}, exact: true},
+		{src: "expect -c 'spawn rm -rf x'", exact: true},
 		{src: "kubectl exec pod -- rm -rf x", forms: []string{"rm -rf x"}},
 		{src: "ssh -p 22 host 'rm -rf x'", forms: []string{"rm -rf x"}},
 		{src: "ssh -o ProxyCommand='rm -rf x' host", forms: []string{"rm -rf x"}},
@@ -403,6 +431,32 @@ func TestModelReadsWrites(t *testing.T) {
 		if una != tt.una {
 			t.Errorf("%q: unanalysable = %v, want %v", tt.src, una, tt.una)
 		}
+	}
+}
+
+// Every runner's option letters are either with a value or without, not
+// both (a letter that is both in its program must be in neither, so that
+// it is read both ways).
+func TestRunnersTable(t *testing.T) {
+	for name, r := range runners {
+		for i := 0; i < len(r.withArg); i++ {
+			if strings.IndexByte(r.noArg, r.withArg[i]) >= 0 {
+				t.Errorf("%s: -%c both with and without a value", name, r.withArg[i])
+			}
+		}
+		for _, l := range strings.Fields(r.longArg) {
+			if strings.Contains(r.longNo, " "+l+" ") {
+				t.Errorf("%s: %s both with and without a value", name, l)
+			}
+		}
+		for _, list := range []string{r.longArg, r.longNo, r.scripts, r.code, r.after} {
+			if list != "" && (list[0] != ' ' || list[len(list)-1] != ' ') {
+				t.Errorf("%s: option list %q must begin and end with a space", name, list)
+			}
+		}
+	}
+	if len(runners) < 40 {
+		t.Errorf("only %d runners", len(runners))
 	}
 }
 

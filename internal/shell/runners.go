@@ -1,0 +1,224 @@
+package shell
+
+import "strings"
+
+// Runners: programs that run a command or a script for their caller,
+// described as data. runsForms reads them: the command they run is read
+// as a command of its own, which deny and ask rules judge (it is
+// Delegated), while the runner's own rule decides allow. Where the
+// command starts depends on the runner's options with values; an option
+// not in the table is read both ways (operandStarts), so that deny sees
+// every place the command may start.
+//
+// A runner entry is keyed by the program's name, or by "name sub" for a
+// subcommand (the words before the options). Its fields:
+//
+//	withArg, noArg  short options that take a value and that take none
+//	longArg, longNo long options likewise, each surrounded by spaces
+//	skip            operands before the command (a container, a directory)
+//	dash            the command follows a literal -- only
+//	joined          the command's words are joined by spaces into a script
+//	each            every operand is a script (tmux send-keys)
+//	scripts         options whose value is a shell script (" -c --command ")
+//	optsOnly        the command is given by those options only
+//	after           options after which the rest of the words are the
+//	                command (nix develop -c CMD…)
+//	code            options whose value is code in the program's own
+//	                language (vim -c, gdb -ex): no prefix rule may approve
+//	                the call, and a shell escape in it (vim's :!cmd, gdb's
+//	                shell cmd) is read as a script
+type runner struct {
+	withArg, noArg  string
+	longArg, longNo string
+	skip            int
+	dash            bool
+	joined          bool
+	each            bool
+	scripts         string
+	optsOnly        bool
+	after           string
+	code            string
+}
+
+var runners = map[string]*runner{}
+
+func init() {
+	r := func(names string, rn runner) {
+		for _, n := range strings.Fields(names) {
+			if strings.Contains(n, "/") {
+				// "prog/sub1,sub2": subcommands of prog.
+				prog, subs, _ := strings.Cut(n, "/")
+				for _, s := range strings.Split(subs, ",") {
+					x := rn
+					runners[prog+" "+s] = &x
+				}
+				continue
+			}
+			x := rn
+			runners[n] = &x
+		}
+	}
+	// tmux's -f takes a value in new-session and none in split-window:
+	// it is read both ways.
+	r("tmux/new-session,new,new-window,neww,split-window,splitw,respawn-pane,respawnp,respawn-window,respawnw", runner{withArg: "cFenstxyl", noArg: "AdDEPXabkShIvZ", joined: true})
+	r("tmux/display-popup,popup", runner{withArg: "bcdehsStTwxy", noArg: "BCEkN", joined: true})
+	r("tmux/run-shell,run", runner{withArg: "cdt", noArg: "bC", joined: true})
+	r("tmux/if-shell,if", runner{withArg: "t", noArg: "bF", skip: 0, each: true})
+	r("tmux/send-keys,send", runner{withArg: "Nt", noArg: "FHKlMRX", each: true})
+	r("tmux/pipe-pane,pipep", runner{withArg: "t", noArg: "IOo", joined: true})
+	r("screen", runner{withArg: "cehpSsTtX", noArg: "aAdDfilLmOqrRUvwx", longNo: " --help --version "})
+	r("systemd-run", runner{withArg: "pMHuE", noArg: "dGqrtPS", longArg: " --property --unit --machine --host --description --slice --setenv --working-directory --uid --gid --nice --on-active --on-boot --on-startup --on-unit-active --on-unit-inactive --on-calendar --on-timer --timer-property --path-property --socket-property --service-type --background --json ", longNo: " --user --system --scope --wait --pipe --pty --quiet --no-block --collect --same-dir --remain-after-exit --send-sighup --no-ask-password --verbose --expand-environment --shell "})
+	r("pkexec", runner{longArg: " --user ", longNo: " --keep-cwd --disable-internal-agent --help --version "})
+	r("unbuffer", runner{noArg: "p"})
+	r("xvfb-run", runner{withArg: "nsfewep", noArg: "alh", longArg: " --server-num --server-args --auth-file --error-file --wait --xauth-protocol ", longNo: " --auto-servernum --auto-display --listen-tcp --help "})
+	r("dbus-run-session", runner{longArg: " --config-file --dbus-daemon ", longNo: " --help --version "})
+	r("dbus-launch", runner{longArg: " --config-file --autolaunch ", longNo: " --sh-syntax --csh-syntax --exit-with-session --exit-with-x11 --close-stderr --binary-syntax --version --help "})
+	r("chronic", runner{noArg: "ev"})
+	r("flatpak-spawn", runner{longArg: " --env --unset-env --directory --forward-fd --app-path --usr-path ", longNo: " --host --sandbox --watch-bus --expose-pids --share-pids --latest-version --no-network --clear-env --verbose --help "})
+	r("sg", runner{skip: 1, joined: true, scripts: " -c "})
+	r("vagrant/ssh", runner{scripts: " -c --command ", optsOnly: true})
+	r("gcloud/compute", runner{scripts: " --command ", optsOnly: true})
+	r("lxc/exec", runner{longArg: " --env --cwd --user --group --mode --project ", longNo: " --force-interactive --force-noninteractive ", skip: 1, dash: true})
+	r("distrobox/enter", runner{withArg: "n", noArg: "eTvVh", longArg: " --name --additional-flags ", longNo: " --no-tty --no-workdir --clean-path --verbose --help --root ", dash: true})
+	r("toolbox/run", runner{withArg: "cr", longArg: " --container --distro --release ", longNo: " --preserve-fds "})
+	r("nix-shell", runner{scripts: " --run --command ", optsOnly: true})
+	r("nix/develop,shell", runner{after: " -c --command ", optsOnly: true})
+	r("poetry/run pdm/run hatch/run pipenv/run rye/run uv/run bundle/exec yarn/exec,dlx bun/x asdf/exec rbenv/exec pyenv/exec volta/run devbox/run pixi/run", runner{})
+	r("conda/run mamba/run micromamba/run", runner{withArg: "np", longArg: " --name --prefix --cwd ", longNo: " --no-capture-output --live-stream --dev --debug-wrapper-scripts "})
+	r("uvx bunx pipx/run pnpx", runner{longArg: " --from --with --python --spec --index-url ", withArg: "p"})
+	r("direnv/exec", runner{skip: 1})
+	r("mise/exec,x", runner{withArg: "Cj", longArg: " --cd --jobs ", longNo: " --raw --fresh-env "})
+	r("fnm/exec", runner{longArg: " --using ", dash: true})
+	r("nvm/exec", runner{skip: 1})
+	r("bun/exec", runner{joined: true})
+	r("busybox toybox", runner{})
+	r("vim vi nvim view ex vimdiff gvim", runner{code: " -c --cmd "})
+	r("gdb", runner{code: " -ex --ex -eval-command --eval-command -iex --init-eval-command "})
+	r("expect", runner{code: " -c "})
+	r("emacs", runner{code: " --eval -eval --execute "})
+}
+
+// runnerForms adds to out (through command and script) what the runner
+// f[0] (or f[0] f[1]) runs.
+func runnerForms(c *Command, f []wordInfo, command func([]wordInfo), script func(string, wordInfo)) {
+	rn, i := runners[f[0].Value], 1
+	if f[1].Static {
+		if s := runners[f[0].Value+" "+f[1].Value]; s != nil {
+			rn, i = s, 2
+		} else if f[0].Value == "uv" && f[1].Value == "tool" && len(f) > 2 && f[2].Static && f[2].Value == "run" {
+			rn, i = runners["uvx"], 3
+		}
+	}
+	if f[0].Value == "tmux" {
+		// tmux -c CMD runs CMD as a shell would (tmux's global options
+		// come before the subcommand).
+		end := skipOpts(f, 1, "LSfcT", "")
+		for j := 1; j < end; j++ {
+			if w := f[j]; w.Static && strings.HasPrefix(w.Value, "-") && !strings.HasPrefix(w.Value, "--") {
+				if k := strings.IndexByte(w.Value, 'c'); k > 0 && !strings.ContainsAny(w.Value[1:k], "LSfT") {
+					if k < len(w.Value)-1 {
+						script("sh", staticWord(w.Value[k+1:]))
+					} else if j+1 < end {
+						script("sh", f[j+1])
+					}
+				}
+			}
+		}
+	}
+	if rn == nil {
+		return
+	}
+	for j := i; j < len(f); j++ {
+		w := f[j]
+		if !w.Static || !strings.HasPrefix(w.Value, "-") && !strings.HasPrefix(w.Value, "+") {
+			continue
+		}
+		k, v, eq := strings.Cut(w.Value, "=")
+		val := func() (wordInfo, bool) {
+			if eq {
+				return staticWord(v), true
+			}
+			if j+1 < len(f) {
+				return f[j+1], true
+			}
+			return wordInfo{}, false
+		}
+		if rn.scripts != "" && strings.Contains(rn.scripts, " "+k+" ") {
+			if x, ok := val(); ok {
+				script("sh", x)
+			}
+		}
+		if rn.after != "" && strings.Contains(rn.after, " "+w.Value+" ") {
+			command(f[j+1:])
+			break
+		}
+		if rn.code == "" {
+			continue
+		}
+		if strings.Contains(rn.code, " "+k+" ") || k[0] == '+' && strings.Contains(rn.code, " -c ") {
+			c.ExactOnly = true
+			x, ok := val()
+			if k[0] == '+' {
+				x, ok = staticWord(w.Value[1:]), true
+			}
+			if ok && x.Static {
+				if s, ok := shellEscape(x.Value); ok {
+					script("sh", staticWord(s))
+				}
+			}
+		}
+	}
+	if rn.code != "" || rn.optsOnly {
+		return // the command is given by options only
+	}
+	for _, p := range operandStarts(f, i, rn.withArg, rn.noArg, rn.longArg, rn.longNo) {
+		if rn.dash {
+			// operandStarts may have stopped at the -- already.
+			if afterDash := f[p-1].Static && f[p-1].Value == "--"; !afterDash {
+				if p = dashAt(f, p); p < 0 {
+					continue
+				}
+			}
+		} else {
+			p += rn.skip
+		}
+		if p >= len(f) {
+			continue
+		}
+		switch {
+		case rn.each:
+			for _, w := range f[p:] {
+				script("sh", w)
+			}
+		case rn.joined:
+			if allStatic(f[p:]) {
+				script("sh", staticWord(joinValues(f[p:])))
+			}
+		default:
+			command(f[p:])
+		}
+	}
+}
+
+// dashAt returns the index after the first literal -- at or after i, or -1.
+func dashAt(f []wordInfo, i int) int {
+	for ; i < len(f); i++ {
+		if f[i].Static && f[i].Value == "--" {
+			return i + 1
+		}
+	}
+	return -1
+}
+
+// shellEscape returns the shell command in an editor's or debugger's
+// command: vim's [:]!cmd, gdb's shell cmd and !cmd.
+func shellEscape(s string) (string, bool) {
+	s = strings.TrimLeft(s, " \t:")
+	if r, ok := strings.CutPrefix(s, "!"); ok {
+		return r, true
+	}
+	if r, ok := strings.CutPrefix(s, "shell "); ok {
+		return r, true
+	}
+	return "", false
+}
