@@ -3,6 +3,7 @@ package mcpgate
 import (
 	"context"
 	"errors"
+	"net"
 	"runtime"
 	"slices"
 	"testing"
@@ -46,6 +47,16 @@ func serveInMemory(ctx context.Context, s *mcp.Server) (mcp.Transport, error) {
 		return nil, err
 	}
 	return b, nil
+}
+
+// serveOverPipe connects s, on the SDK's stdio transport, to one end of a
+// pipe and returns the proxy's stdio transport on the other end.
+func serveOverPipe(ctx context.Context, s *mcp.Server) (mcp.Transport, error) {
+	a, b := net.Pipe()
+	if _, err := s.Connect(ctx, &mcp.IOTransport{Reader: a, Writer: a}, nil); err != nil {
+		return nil, err
+	}
+	return pipeTransport{b}, nil
 }
 
 // benchClient connects a client to s in memory.
@@ -169,11 +180,13 @@ func idleSessions(b *testing.B, s *mcp.Server) float64 {
 }
 
 // newBenchFixture is a proxy in front of benchUpstream, named "up", and
-// a client of it.
+// a client of it. The upstream is reached as a command server is: the
+// proxy's own stdio framing (commandTransport's) on its end of a pipe, the
+// SDK's stdio transport on the server's.
 func newBenchFixture(b *testing.B) *fixture {
 	up := benchUpstream()
 	p, err := New(&Options{Engine: newEngine(b, testPolicy), Servers: []ServerSpec{{Name: "up", Command: []string{"unused"}}},
-		Connect: func(ctx context.Context, _ ServerSpec) (mcp.Transport, error) { return serveInMemory(ctx, up) },
+		Connect: func(ctx context.Context, _ ServerSpec) (mcp.Transport, error) { return serveOverPipe(ctx, up) },
 		Pin:     PinOff, Audit: discardSink{}, Cwd: "/work"})
 	if err != nil {
 		b.Fatal(err)

@@ -67,7 +67,7 @@ func newTransport(spec ServerSpec, stderr io.Writer) (mcp.Transport, error) {
 		cmd.Env = env
 	}
 	cmd.Stderr = stderr
-	return &mcp.CommandTransport{Command: cmd, TerminateDuration: 2 * time.Second}, nil
+	return &commandTransport{cmd: cmd, terminate: 2 * time.Second}, nil
 }
 
 // ListTools connects to one server, lists its tools and disconnects: what
