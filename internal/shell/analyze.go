@@ -545,6 +545,9 @@ func (an *analyzer) issue(part, msg string) {
 
 // parse parses src, returning the statements that parsed and the error.
 func (an *analyzer) parse(src string) ([]*syntax.Stmt, error) {
+	if stmts, ok := an.plainParse(src); ok {
+		return stmts, nil
+	}
 	if an.parser == nil {
 		an.parser = parserPool.Get().(*syntax.Parser)
 	}
@@ -554,6 +557,211 @@ func (an *analyzer) parse(src string) ([]*syntax.Stmt, error) {
 		return nil, err
 	}
 	return f.Stmts, err
+}
+
+// Limits of the strings plainParse reads; a larger one goes to the parser.
+const (
+	maxPlainLen    = 4096
+	maxPlainTokens = 64
+)
+
+// A plainTok is a word or an operator of a plain command list.
+type plainTok struct {
+	start, end int32 // the bytes of a word; start only for an operator
+	op         byte  // 0 for a word, else opAnd, opOr, opPipe or opSemi
+}
+
+const (
+	opAnd  = '&' // &&
+	opOr   = 'o' // ||
+	opPipe = '|'
+	opSemi = ';'
+)
+
+// plainParse builds, without the parser, the statements of a plain command
+// list: words of plainByte characters, separated by blanks and joined by
+// ;, &&, || and |, with no command starting with a reserved word, a
+// declaration or an assignment. Most commands an agent runs are such
+// lists (git status, cargo build && npm test | tee out.log), and the parser
+// allocates two batches of nodes on every parse, which it drops the next
+// time. plainParse builds exactly the tree the parser builds for such a
+// string, node for node and position for position (TestPlainParse and
+// FuzzPlainParse compare the two), in memory the analyzer keeps; anything
+// else it leaves to the parser by reporting false.
+func (an *analyzer) plainParse(src string) ([]*syntax.Stmt, bool) {
+	if len(src) > maxPlainLen {
+		return nil, false
+	}
+	if cap(an.tmp.plainToks) < maxPlainTokens {
+		an.tmp.plainToks = make([]plainTok, 0, maxPlainTokens) // kept by the analyzer
+	}
+	toks := an.tmp.plainToks[:0]
+	words, cmds, bins, stmts := 0, 0, 0, 0
+	prev := byte(opSemi) // the previous token's op; a list starts like one after ;
+	for i := 0; i < len(src); {
+		c := src[i]
+		if c == ' ' || c == '\t' {
+			i++
+			continue
+		}
+		if len(toks) == maxPlainTokens {
+			return nil, false
+		}
+		t := plainTok{start: int32(i)}
+		switch {
+		case plainByte(c):
+			j := i + 1
+			for j < len(src) && plainByte(src[j]) {
+				j++
+			}
+			if prev != 0 {
+				// The first word of a command: the parser reads some
+				// words there as keywords or assignments.
+				if w := src[i:j]; plainReserved(w) || strings.IndexByte(w, '=') >= 0 {
+					return nil, false
+				}
+				cmds++
+				if prev == opSemi {
+					stmts++
+				}
+			}
+			words++
+			t.end, i = int32(j), j
+		case prev != 0:
+			// An operator must follow a word.
+			return nil, false
+		case c == '&' && i+1 < len(src) && src[i+1] == '&':
+			t.op, i = opAnd, i+2
+		case c == '|' && i+1 < len(src) && src[i+1] == '|':
+			t.op, i = opOr, i+2
+		case c == '|':
+			t.op, i = opPipe, i+1 // |& is refused as an operator after an operator
+		case c == ';':
+			t.op, i = opSemi, i+1
+		default:
+			return nil, false
+		}
+		if t.op == opAnd || t.op == opOr || t.op == opPipe {
+			bins++
+		}
+		prev = t.op
+		toks = append(toks, t)
+	}
+	n := len(toks)
+	if n == 0 || prev != 0 && prev != opSemi {
+		return nil, false
+	}
+	b := plainBuilder{src: src, toks: toks,
+		words: take(&an.tmp.plainWords, words, words, 16),
+		cmds:  take(&an.tmp.plainCmds, cmds, cmds, 4),
+		bins:  take(&an.tmp.plainBins, bins, bins, 4),
+		argv:  take(&an.tmp.wordPtrs, words, words, 16),
+	}
+	list := take(&an.tmp.stmtPtrs, 0, stmts, 4)
+	for b.k < n {
+		// As the parser reads a list: pipelines joined left to right by
+		// && and ||, each statement ended by an optional ;.
+		s := b.pipeline()
+		for b.k < n && (b.toks[b.k].op == opAnd || b.toks[b.k].op == opOr) {
+			op := syntax.AndStmt
+			if b.toks[b.k].op == opOr {
+				op = syntax.OrStmt
+			}
+			at := b.toks[b.k].start
+			b.k++
+			y := b.pipeline()
+			s = b.bin(op, at, s, y)
+		}
+		if b.k < n && b.toks[b.k].op == opSemi {
+			s.Semicolon = plainPos(b.toks[b.k].start)
+			b.k++
+		}
+		list = append(list, s)
+	}
+	return list, true
+}
+
+// plainBuilder builds a plain command list's tree from its tokens.
+type plainBuilder struct {
+	src   string
+	toks  []plainTok
+	k     int // the next token
+	words []plainWord
+	cmds  []plainCmd
+	bins  []plainBin
+	argv  []*syntax.Word
+}
+
+// pipeline reads commands joined left to right by |.
+func (b *plainBuilder) pipeline() *syntax.Stmt {
+	s := b.command()
+	for b.k < len(b.toks) && b.toks[b.k].op == opPipe {
+		at := b.toks[b.k].start
+		b.k++
+		y := b.command()
+		s = b.bin(syntax.Pipe, at, s, y)
+	}
+	return s
+}
+
+// command reads the words of a simple command.
+func (b *plainBuilder) command() *syntax.Stmt {
+	first := b.k
+	for b.k < len(b.toks) && b.toks[b.k].op == 0 {
+		t := b.toks[b.k]
+		w := &b.words[b.k-first]
+		w.lit = syntax.Lit{ValuePos: plainPos(t.start), ValueEnd: plainPos(t.end), Value: b.src[t.start:t.end]}
+		w.part[0] = &w.lit
+		w.w.Parts = w.part[:1:1]
+		b.argv[b.k-first] = &w.w
+		b.k++
+	}
+	nw := b.k - first
+	c := &b.cmds[0]
+	c.ce.Args = b.argv[:nw:nw]
+	c.st = syntax.Stmt{Position: plainPos(b.toks[first].start), Cmd: &c.ce}
+	b.words, b.argv, b.cmds = b.words[nw:], b.argv[nw:], b.cmds[1:]
+	return &c.st
+}
+
+// bin joins x and y by op, at offset at, as the parser does: the statement
+// holding them starts where x does.
+func (b *plainBuilder) bin(op syntax.BinCmdOperator, at int32, x, y *syntax.Stmt) *syntax.Stmt {
+	n := &b.bins[0]
+	b.bins = b.bins[1:]
+	n.b = syntax.BinaryCmd{OpPos: plainPos(at), Op: op, X: x, Y: y}
+	n.st = syntax.Stmt{Position: x.Position, Cmd: &n.b}
+	return &n.st
+}
+
+// plainPos is the position of byte offset off of a one-line string.
+func plainPos(off int32) syntax.Pos { return syntax.NewPos(uint(off), 1, uint(off)+1) }
+
+// plainByte reports whether c may be part of a word of a plain command
+// list: a character that is literal wherever it stands in a word.
+func plainByte(c byte) bool {
+	switch {
+	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		return true
+	}
+	switch c {
+	case '_', '-', '.', '/', ',', ':', '@', '%', '+', '=':
+		return true
+	}
+	return false
+}
+
+// plainReserved reports whether a plain word at the start of a command is
+// one the parser reads as more than a command name: a reserved word, or a
+// declaration, let or bats test clause.
+func plainReserved(w string) bool {
+	switch w {
+	case "case", "coproc", "do", "done", "elif", "else", "esac", "fi", "for", "function",
+		"if", "in", "select", "then", "time", "until", "while",
+		"declare", "export", "local", "nameref", "readonly", "typeset", "let", "@test":
+		return true
+	}
+	return false
 }
 
 // script analyses src as a shell script at the given depth.

@@ -1,5 +1,7 @@
 package shell
 
+import "mvdan.cc/sh/v3/syntax"
+
 // arena hands out the commands, path references and word lists of one
 // analysis from a few shared backing arrays, so that a typical command
 // string costs a handful of heap allocations instead of one for every
@@ -144,6 +146,34 @@ type scratch struct {
 	words []wordInfo
 	dirs  []dirState
 	ins   []inspector
+	// plainToks are the tokens of the string plainParse reads; the nodes
+	// below are those of the trees it builds, valid until the analysis
+	// ends (nothing in an Analysis points to a node).
+	plainToks  []plainTok
+	plainWords []plainWord
+	plainCmds  []plainCmd
+	plainBins  []plainBin
+	wordPtrs   []*syntax.Word
+	stmtPtrs   []*syntax.Stmt
+}
+
+// plainWord is a word of one literal, as the parser builds it.
+type plainWord struct {
+	w    syntax.Word
+	lit  syntax.Lit
+	part [1]syntax.WordPart
+}
+
+// plainCmd is a simple command with its statement.
+type plainCmd struct {
+	st syntax.Stmt
+	ce syntax.CallExpr
+}
+
+// plainBin is a pipe, && or || with its statement.
+type plainBin struct {
+	st syntax.Stmt
+	b  syntax.BinaryCmd
 }
 
 func (s *scratch) dirState(dir string) *dirState {
@@ -164,4 +194,9 @@ func (s *scratch) reset() {
 	s.dirs = s.dirs[:0]
 	clear(s.ins)
 	s.ins = s.ins[:0]
+	s.plainWords = rewind(s.plainWords, nil)
+	s.plainCmds = rewind(s.plainCmds, nil)
+	s.plainBins = rewind(s.plainBins, nil)
+	s.wordPtrs = rewind(s.wordPtrs, nil)
+	s.stmtPtrs = rewind(s.stmtPtrs, nil)
 }

@@ -3,8 +3,11 @@ package shell
 import (
 	"fmt"
 	"math/rand/v2"
+	"reflect"
 	"strings"
 	"testing"
+
+	"mvdan.cc/sh/v3/syntax"
 )
 
 // render prints everything an Analysis reports, following its pointers, so
@@ -83,4 +86,132 @@ func BenchmarkAnalyzeInto(b *testing.B) {
 			}
 		})
 	}
+}
+
+// parsedByParser is what the parser makes of src.
+func parsedByParser(src string) ([]*syntax.Stmt, error) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if f == nil {
+		return nil, err
+	}
+	return f.Stmts, err
+}
+
+// checkPlainParse fails when plainParse takes src but builds anything other
+// than the parser's tree for it. It reports whether plainParse took src.
+func checkPlainParse(t *testing.T, an *analyzer, src string) bool {
+	t.Helper()
+	got, ok := an.plainParse(src)
+	if !ok {
+		return false
+	}
+	want, err := parsedByParser(src)
+	if err != nil {
+		t.Fatalf("plainParse took %q, which the parser rejects: %v", src, err)
+	}
+	if !reflect.DeepEqual(got, want) {
+		var g, w strings.Builder
+		for _, s := range got {
+			syntax.DebugPrint(&g, s)
+		}
+		for _, s := range want {
+			syntax.DebugPrint(&w, s)
+		}
+		t.Fatalf("plainParse(%q) built\n%s\nthe parser\n%s", src, g.String(), w.String())
+	}
+	return true
+}
+
+// TestPlainParse: the strings plainParse reads itself get the parser's own
+// tree; the ones it must leave to the parser, it leaves.
+func TestPlainParse(t *testing.T) {
+	an := new(analyzer)
+	for _, s := range []string{
+		"git status", "cargo build && npm run test | tee out.log", "a", "a;", "a ;", "a; b", "a;b;",
+		"a|b|c", "a && b && c", "a || b && c | d | e; f g h || i", "  ls\t-la  src/ ;  ", "x a=b --c=d e+=f",
+		"git log --format=%H@%an:x,y", "./run.sh -v", "/bin/ls", "1 2 3", "if1 done2 x", "a-b_c.d",
+		strings.Repeat("echo x; ", 20),
+	} {
+		if !checkPlainParse(t, an, s) {
+			t.Errorf("plainParse left %q to the parser", s)
+		}
+		an.tmp.reset()
+	}
+	for _, s := range []string{
+		"", " ", ";", "a;;", "a; ;", "a &", "a & b", "a &&", "&& a", "a |", "| a", "a |& b", "a ||| b", "a &&& b",
+		"a;&b", "a;|b", "a=b", "a=b c", "=x", "if x", "time ls", "coproc x", "function f", "export A", "local a",
+		"declare", "let x", "for", "in x", "then", "else x", "@test x", "a\nb", "a\rb", "a #c", "a 'b'", "a \"b\"",
+		"a $b", "a `b`", "a > b", "a < b", "a (b)", "a {b}", "a ~", "a *", "a ?", "a [b]", "a !", "a \\b", "a\x00",
+		"é", "a\v", strings.Repeat("a ", maxPlainTokens+1), "x " + strings.Repeat("y", maxPlainLen),
+	} {
+		if checkPlainParse(t, an, s) {
+			t.Errorf("plainParse took %q, which it should leave to the parser", s)
+		}
+	}
+}
+
+// TestPlainParseExhaustive compares plainParse with the parser on every
+// string of up to four characters over an alphabet holding each class of
+// character plainParse treats apart, and every operator character.
+func TestPlainParseExhaustive(t *testing.T) {
+	const alphabet = "a=+@%,:./-_0 \t&|;#!"
+	an := new(analyzer)
+	took := 0
+	var rec func(prefix []byte)
+	rec = func(prefix []byte) {
+		if checkPlainParse(t, an, string(prefix)) {
+			took++
+		}
+		an.tmp.reset()
+		if len(prefix) == 4 {
+			return
+		}
+		for i := 0; i < len(alphabet); i++ {
+			rec(append(prefix, alphabet[i]))
+		}
+	}
+	rec(nil)
+	if took < 1000 {
+		t.Errorf("plainParse took only %d strings", took)
+	}
+}
+
+// TestPlainParseRandom compares plainParse with the parser on longer
+// strings: random sequences of words (reserved ones, assignments and words
+// of every plain character among them), operators and blanks.
+func TestPlainParseRandom(t *testing.T) {
+	pieces := []string{"git", "status", "-la", "a=b", "--x=y", "if", "in", "time", "then", "%s", "a,b", "u@h:/p", "+x", "./r",
+		"0", " ", "  ", "\t", ";", "&&", "||", "|", "&", "|&", ";;", "!", "#", "'q'", "$x", ">", "x"}
+	an := new(analyzer)
+	rng := rand.New(rand.NewPCG(3, 4))
+	took := 0
+	for range 20000 {
+		var b strings.Builder
+		for range 1 + rng.IntN(12) {
+			b.WriteString(pieces[rng.IntN(len(pieces))])
+			if rng.IntN(3) > 0 {
+				b.WriteByte(' ')
+			}
+		}
+		if checkPlainParse(t, an, b.String()) {
+			took++
+		}
+		an.tmp.reset()
+	}
+	if took < 1000 {
+		t.Errorf("plainParse took only %d strings", took)
+	}
+}
+
+// FuzzPlainParse: whatever plainParse takes, the parser reads the same way.
+func FuzzPlainParse(f *testing.F) {
+	for _, s := range reuseCorpus {
+		f.Add(s)
+	}
+	for _, s := range []string{"a b;c", "a||b&&c|d", "x=1 y", "a=b", "if x", "a;&b"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		checkPlainParse(t, new(analyzer), s)
+	})
 }
