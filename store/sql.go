@@ -597,9 +597,13 @@ func (s *sqlStore) Log(ctx context.Context, entries []Entry) error {
 			return err
 		}
 		args = args[:0]
-		for _, e := range entries[:n] {
-			args = append(args, ms(e.Time), e.Event, e.Caller, e.Agent, e.Session, e.Tool, e.Server, e.Digest, e.Outcome,
-				e.Kind, e.Rule, e.Revision, e.Approval, e.Approver, e.Message, e.Micros)
+		for i := range entries[:n] {
+			e := &entries[i]
+			args = append(args, ms(e.Time))
+			for _, v := range logTexts(e) {
+				args = append(args, logText(v))
+			}
+			args = append(args, e.Micros)
 		}
 		if _, err := tx.StmtContext(ctx, st).ExecContext(ctx, args...); err != nil {
 			return err
@@ -624,14 +628,34 @@ var (
 )
 
 // logCols are the columns of the decision log that Log writes, in the
-// order of its arguments and of Entries' Scan.
+// order of its arguments and of Entries' Scan: time_ms, the text columns
+// of logTexts, micros.
 const logCols = `time_ms, event, caller, agent, session, tool, server, digest, outcome, kind, rule, revision, approval, approver, message, micros`
 
 var logColCount = strings.Count(logCols, ",") + 1
 
+// logTexts are the text columns of e in the order of logCols.
+func logTexts(e *Entry) [14]string {
+	return [...]string{e.Event, e.Caller, e.Agent, e.Session, e.Tool, e.Server, e.Digest, e.Outcome,
+		e.Kind, e.Rule, e.Revision, e.Approval, e.Approver, e.Message}
+}
+
+// logText is the argument of a text column: NULL for "", which the INSERT
+// writes as the empty string (COALESCE). Most entries leave half their
+// text columns empty (agent, session, server, digest, approval,
+// approver), and SQLite's driver binds each string by allocating C
+// memory, copying it and freeing it after the statement, where NULL costs
+// a bind alone.
+func logText(s string) any {
+	if s == "" {
+		return nil
+	}
+	return s
+}
+
 // logInsert is the INSERT of n decision log rows.
 func logInsert(n int) string {
-	row := "(?" + strings.Repeat(", ?", logColCount-1) + ")"
+	row := "(?" + strings.Repeat(", COALESCE(?, '')", logColCount-2) + ", ?)"
 	var b strings.Builder
 	b.WriteString(`INSERT INTO decision_log (` + logCols + `) VALUES `)
 	for i := range n {
