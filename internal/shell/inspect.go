@@ -125,6 +125,20 @@ func (in *inspector) runScript(script string, primary bool) {
 	in.an.script(script, in.sc.depth+1, in.dir, nil, script)
 }
 
+// delegatedScript reads the command that an option makes the program run
+// (sort --compress-program=CMD, tar --to-command=CMD, tar's
+// --checkpoint-action=exec=CMD) for deny and ask rules. Its commands are
+// Delegated: such an option already needs an exact rule, which decides
+// allow.
+func (in *inspector) delegatedScript(s string) {
+	if strings.TrimSpace(s) == "" {
+		return
+	}
+	in.an.delegated++
+	in.runScript(s, false)
+	in.an.delegated--
+}
+
 // bashOnly reports text a POSIX shell (dash) reads differently from bash:
 // ANSI-C quotes, here-strings, [[, coproc, the time keyword, function,
 // arrays, process substitution. It errs on the side of yes.
@@ -341,6 +355,10 @@ func (in *inspector) effects(a *argv) {
 			}
 		case effExec:
 			in.c.ExactOnly = true
+			if o.has && o.val.Static && !strings.HasPrefix(a.name, "git") && a.name != "ack" && a.name != "ack-grep" {
+				// git reads its own (-c, --exec: git.go); ack --output is Perl.
+				in.delegatedScript(strings.TrimPrefix(o.val.Value, "exec="))
+			}
 		}
 	}
 	if len(a.unknown) > 0 {
@@ -621,13 +639,15 @@ func (in *inspector) sums(a *argv) bool {
 }
 
 // jq reads its files; env and $ENV print the environment (jq 1.6 also
-// reads `$ ENV`, with blanks or a comment after the dollar). A program
-// read from a file (-f) is not known, so it is not read-only either.
+// reads `$ ENV`, with blanks or a comment after the dollar); import,
+// include and modulemeta read module and data files from jq's search path
+// (~/.jq, -L DIR). A program read from a file (-f) is not known, so it is
+// not read-only either.
 func (in *inspector) jq(a *argv) bool {
 	ops := a.ops
 	ro := !a.has("-f")
 	if !a.has("-f") && len(ops) > 0 {
-		if !ops[0].Static || strings.Contains(ops[0].Value, "env") || strings.Contains(ops[0].Value, "ENV") || strings.Contains(ops[0].Value, "input_filename") {
+		if !ops[0].Static || strings.Contains(ops[0].Value, "env") || strings.Contains(ops[0].Value, "ENV") || strings.Contains(ops[0].Value, "input_filename") || strings.Contains(ops[0].Value, "import") || strings.Contains(ops[0].Value, "include") || strings.Contains(ops[0].Value, "modulemeta") {
 			ro = false
 		}
 		ops = ops[1:]

@@ -23,6 +23,15 @@ import "strings"
 //	optsOnly        the command is given by those options only
 //	after           options after which the rest of the words are the
 //	                command (nix develop -c CMD…)
+//	stdin           options whose value - or /dev/stdin reads code from
+//	                standard input (make -f -): no prefix rule may approve
+//	                the call
+//	assigns         operands NAME=value set variables the program may
+//	                run (make CC='cmd'): each value is read as assignCode
+//	                says, for deny
+//	runs            options whose value is a command the program runs
+//	                (man -P): no prefix rule may approve the call, and the
+//	                command is read as a script
 //	code            options whose value is code in the program's own
 //	                language (vim -c, gdb -ex): no prefix rule may approve
 //	                the call, and a shell escape in it (vim's :!cmd, gdb's
@@ -37,6 +46,9 @@ type runner struct {
 	scripts         string
 	optsOnly        bool
 	after           string
+	stdin           string
+	assigns         bool
+	runs            string
 	code            string
 }
 
@@ -92,6 +104,15 @@ func init() {
 	r("nvm/exec", runner{skip: 1})
 	r("bun/exec", runner{joined: true})
 	r("busybox toybox", runner{})
+	r("man", runner{runs: " -P --pager -H --html "})
+	r("zip", runner{runs: " -TT --unzip-command "})
+	r("make gmake bmake", runner{code: " --eval -E ", assigns: true, stdin: " -f --file --makefile "})
+	r("cargo", runner{code: " --config "})
+	r("gpg gpg2", runner{code: " --exec-path "})
+	r("ssh-keygen", runner{code: " -D "})
+	r("ssh-add", runner{code: " -s -S "})
+	r("curl", runner{code: " -K --config "})
+	r("wget", runner{code: " -e --execute --config "})
 	r("vim vi nvim view ex vimdiff gvim", runner{code: " -c --cmd "})
 	r("gdb", runner{code: " -ex --ex -eval-command --eval-command -iex --init-eval-command "})
 	r("expect", runner{code: " -c "})
@@ -130,23 +151,24 @@ func runnerForms(c *Command, f []wordInfo, command func([]wordInfo), script func
 	}
 	for j := i; j < len(f); j++ {
 		w := f[j]
+		if rn.assigns && w.Static && isAssignWord(w.Value) {
+			name, value, _ := strings.Cut(w.Value, "=")
+			if code := assignCode(name, value); code != "" {
+				script("sh", staticWord(code))
+			}
+		}
 		if !w.Static || !strings.HasPrefix(w.Value, "-") && !strings.HasPrefix(w.Value, "+") {
 			continue
 		}
-		k, v, eq := strings.Cut(w.Value, "=")
-		val := func() (wordInfo, bool) {
-			if eq {
-				return staticWord(v), true
-			}
-			if j+1 < len(f) {
-				return f[j+1], true
-			}
-			return wordInfo{}, false
+		if x, ok := optValue(f, j, rn.scripts); ok {
+			script("sh", x)
 		}
-		if rn.scripts != "" && strings.Contains(rn.scripts, " "+k+" ") {
-			if x, ok := val(); ok {
-				script("sh", x)
-			}
+		if x, ok := optValue(f, j, rn.stdin); ok && (!x.Static || x.Value == "-" || stdinPath(x)) {
+			c.ExactOnly = true
+		}
+		if x, ok := optValue(f, j, rn.runs); ok {
+			c.ExactOnly = true
+			script("sh", x)
 		}
 		if rn.after != "" && strings.Contains(rn.after, " "+w.Value+" ") {
 			command(f[j+1:])
@@ -155,20 +177,18 @@ func runnerForms(c *Command, f []wordInfo, command func([]wordInfo), script func
 		if rn.code == "" {
 			continue
 		}
-		if strings.Contains(rn.code, " "+k+" ") || k[0] == '+' && strings.Contains(rn.code, " -c ") {
+		x, ok := optValue(f, j, rn.code)
+		if w.Value[0] == '+' && strings.Contains(rn.code, " -c ") {
+			x, ok = staticWord(w.Value[1:]), true // vim +cmd
+		}
+		if ok {
 			c.ExactOnly = true
-			x, ok := val()
-			if k[0] == '+' {
-				x, ok = staticWord(w.Value[1:]), true
-			}
-			if ok && x.Static {
-				if s, ok := shellEscape(x.Value); ok {
-					script("sh", staticWord(s))
-				}
+			if s, ok := shellEscape(x.Value); ok && x.Static {
+				script("sh", staticWord(s))
 			}
 		}
 	}
-	if rn.code != "" || rn.optsOnly {
+	if rn.code != "" || rn.runs != "" || rn.optsOnly {
 		return // the command is given by options only
 	}
 	for _, p := range operandStarts(f, i, rn.withArg, rn.noArg, rn.longArg, rn.longNo) {
@@ -198,6 +218,34 @@ func runnerForms(c *Command, f []wordInfo, command func([]wordInfo), script func
 			command(f[p:])
 		}
 	}
+}
+
+// optValue returns the value of the option f[j] when it is one of list
+// (spellings surrounded by spaces): --long=V, --long V, -x V, -xV (for a
+// one-letter option), or the word itself for a list entry ending in '='
+// (gdb -ex V is -ex, not -e x). ok is false when f[j] is not in list or
+// has no value.
+func optValue(f []wordInfo, j int, list string) (wordInfo, bool) {
+	if list == "" {
+		return wordInfo{}, false
+	}
+	v := f[j].Value
+	if k, val, eq := strings.Cut(v, "="); eq && strings.HasPrefix(k, "--") {
+		if strings.Contains(list, " "+k+" ") {
+			return staticWord(val), true
+		}
+		return wordInfo{}, false
+	}
+	if strings.Contains(list, " "+v+" ") {
+		if j+1 < len(f) {
+			return f[j+1], true
+		}
+		return wordInfo{}, false
+	}
+	if len(v) > 2 && v[1] != '-' && strings.Contains(list, " "+v[:2]+" ") {
+		return staticWord(v[2:]), true
+	}
+	return wordInfo{}, false
 }
 
 // dashAt returns the index after the first literal -- at or after i, or -1.
