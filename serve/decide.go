@@ -3,7 +3,6 @@ package serve
 import (
 	"bytes"
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -190,8 +189,8 @@ func (s *Server) readBody(w http.ResponseWriter, r *http.Request) (body []byte, 
 }
 
 // respBufs are the buffers writeDecision encodes into, kept between
-// requests so that a decision's JSON is not allocated and copied anew.
-var respBufs = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+// requests so that a decision's JSON is not allocated anew.
+var respBufs = sync.Pool{New: func() any { return new([]byte) }}
 
 // Header values of a decision response, shared by every response (net/http
 // only reads them).
@@ -201,23 +200,18 @@ var (
 )
 
 // writeDecision writes one decision response with status code: the JSON of
-// r and a newline, exactly as marshalResponse encodes it.
+// r, exactly as marshalResponse encodes it, and a newline.
 func writeDecision(w http.ResponseWriter, code int, r response) {
-	buf := respBufs.Get().(*bytes.Buffer)
-	buf.Reset()
-	// Encode writes nothing when it fails; marshalResponse then answers
-	// with its deny.
-	if err := json.NewEncoder(buf).Encode(r); err != nil {
-		buf.Write(marshalResponse(nil, r))
-		buf.WriteByte('\n')
-	}
+	bp := respBufs.Get().(*[]byte)
+	b := append(marshalResponse((*bp)[:0], r), '\n')
 	h := w.Header()
 	h["Content-Type"] = jsonContentType
 	h["Cache-Control"] = noStore
 	w.WriteHeader(code)
-	w.Write(buf.Bytes())
-	if buf.Cap() <= 64<<10 {
-		respBufs.Put(buf)
+	w.Write(b)
+	if cap(b) <= 64<<10 {
+		*bp = b
+		respBufs.Put(bp)
 	}
 }
 

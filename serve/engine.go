@@ -119,15 +119,16 @@ func newResponse(d Decision, rev string, ap *approvalRef) response {
 	return r
 }
 
-// marshalResponse appends the JSON of r to buf. An unencodable decision is
-// answered with a deny, never left out.
+// marshalResponse appends the JSON of r to buf, as json.Marshal encodes
+// it (appendResponse). An unencodable decision is answered with a deny,
+// never left out.
 func marshalResponse(buf []byte, r response) []byte {
-	b, err := json.Marshal(r)
+	out, err := appendResponse(buf, &r)
 	if err != nil {
-		msg := "cannot encode the decision: " + err.Error()
-		b, _ = json.Marshal(newResponse(denial(kindError, msg), r.Revision, nil))
+		deny := newResponse(denial(kindError, "cannot encode the decision: "+err.Error()), r.Revision, nil)
+		out, _ = appendResponse(buf, &deny) // a deny has no input: it always encodes
 	}
-	return append(buf, b...)
+	return out
 }
 
 // callDefaults fill what a request leaves out.
