@@ -62,6 +62,10 @@ func (s *Server) approvalFor(ctx context.Context, id Identity, c Call, d Decisio
 			return d, s.refOf(p.a), entry
 		}
 	}
+	// The single-decision endpoints have no request deadline of their own
+	// (routes): this bounds what they wait for.
+	ctx, cancel := context.WithTimeout(ctx, s.opts.RequestTimeout)
+	defer cancel()
 	approved, a, found, err := s.store.Peek(ctx, key, now)
 	if err != nil {
 		s.log.Error("approval lookup failed", "err", err)
