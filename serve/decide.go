@@ -48,7 +48,7 @@ func (s *Server) decideCall(ctx context.Context, id Identity, c Call) response {
 // approvalFor resolves an ask d through the store.
 func (s *Server) approvalFor(ctx context.Context, id Identity, c Call, d Decision, rev string) (Decision, *approvalRef, store.Entry) {
 	var entry store.Entry
-	digest, err := callDigest(c)
+	digest, err := s.digests.digest(c)
 	if err != nil {
 		return denyWith(d, kindInvalid, "the call cannot be identified for an approval: "+err.Error()), nil, entry
 	}

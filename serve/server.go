@@ -81,6 +81,7 @@ type Server struct {
 	rulesErr  atomic.Pointer[string]
 	tokens    atomic.Pointer[tokenSet]
 	asks      sync.Map             // store.Key → pendingAsk
+	digests   *digestMemo          // digests of recent asks' calls
 	stamps    map[string]fileStamp // guarded by swapMu
 	// seen holds a changed file's stamp at the check that first saw it: a
 	// change is applied only once the file has kept that stamp for one
@@ -138,7 +139,7 @@ func New(ctx context.Context, options *Options) (*Server, error) {
 	opts.Webhook = wh
 	s := &Server{opts: opts, log: opts.Logger, store: opts.Store, m: newMetrics(), now: opts.Now,
 		stamps: map[string]fileStamp{}, seen: map[string]fileStamp{}, logq: make(chan store.Entry, 8192), logDone: make(chan struct{}),
-		hooks: make(chan store.Delivery, 256), replica: "rp_" + strings.ToLower(rand.Text())}
+		hooks: make(chan store.Delivery, 256), replica: "rp_" + strings.ToLower(rand.Text()), digests: newDigestMemo()}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
 	}
