@@ -27,10 +27,11 @@ func TestDecideAllocations(t *testing.T) {
 		// default port) is read by net/url too, and its serialisation built.
 		{"WebFetchUnnormal", "WebFetch", `{"url":"https://API.example.com:443/v1/items?x=1"}`, 8},
 		// A plain command list is parsed into memory the analyzer keeps
-		// (shell.plainParse): what is left is the command text, the
-		// reasons and, for an ask, the prompt and suggestions.
+		// (shell.plainParse): what is left is the command text, the paths
+		// it names, the deciding reason and, for an ask, the prompt and
+		// suggestions (a part's reason is built only if it decides).
 		{"BashSimple", "Bash", `{"command":"git status"}`, 3},
-		{"BashCompound", "Bash", `{"command":"cargo build && npm run test | tee out.log"}`, 19},
+		{"BashCompound", "Bash", `{"command":"cargo build && npm run test | tee out.log"}`, 13},
 		// A command with a quoted word is left to mvdan's parser, which
 		// allocates its node batches (and the quoted part) on every parse.
 		{"BashQuoted", "Bash", `{"command":"git \"status\""}`, 14},

@@ -93,6 +93,24 @@ func BenchmarkDecide(b *testing.B) {
 	}
 }
 
+// BenchmarkDecideLarge decides benchCalls at 100,000 rules of
+// benchPolicy's spread, the size at which the non-shell goals (under 1 µs,
+// at most 2 allocations) are set too.
+func BenchmarkDecideLarge(b *testing.B) {
+	cfg := benchPolicy(b, 100000)
+	for _, bc := range benchCalls {
+		call := toolgate.Call{Tool: bc.tool, Input: json.RawMessage(bc.input), Cwd: "/p", Home: "/home/u"}
+		b.Run(fmt.Sprintf("rules=100000/%s", bc.name), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if d := cfg.Decide(call); d.Outcome == toolgate.Invalid {
+					b.Fatal("invalid")
+				}
+			}
+		})
+	}
+}
+
 func BenchmarkCompile(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprintf("rules=%d", n), func(b *testing.B) {

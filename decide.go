@@ -107,7 +107,20 @@ type mcpSplit struct{ server, tool string }
 type verdict struct {
 	outcome Outcome
 	reasons []Reason
-	suggest []string
+	// rule, for a verdict of a rule (ruleVerdict), is the rule whose
+	// reason, naming rulePart, the verdict gives: it is built only for the
+	// verdict that decides the call (combine), not for every part.
+	rule     *crule
+	rulePart string
+	suggest  []string
+}
+
+// reasonList returns the verdict's reasons.
+func (v *verdict) reasonList() []Reason {
+	if v.rule != nil {
+		return []Reason{v.rule.reason(KindRule, v.rulePart)}
+	}
+	return v.reasons
 }
 
 // ctxPool holds call contexts between decisions.
@@ -554,16 +567,24 @@ func (p *Policy) decideCore(cc *callCtx) Decision {
 // combine merges the verdicts of a call's parts: the strictest wins.
 func combine(vs []verdict) verdict {
 	var out verdict
-	first := true
+	win := -1 // the first of the strictest verdicts
 	var sugg []string
-	for _, v := range vs {
-		if v.outcome == Ask {
-			sugg = append(sugg, v.suggest...)
+	for i := range vs {
+		v := &vs[i]
+		if v.outcome == Ask && len(v.suggest) > 0 {
+			if sugg == nil {
+				// Full: a second part's suggestions are appended to a copy.
+				sugg = v.suggest[:len(v.suggest):len(v.suggest)]
+			} else {
+				sugg = append(sugg, v.suggest...)
+			}
 		}
-		if first || v.outcome.Effective().severity() > out.outcome.Effective().severity() {
-			out.outcome, out.reasons = v.outcome, v.reasons
-			first = false
+		if win < 0 || v.outcome.Effective().severity() > vs[win].outcome.Effective().severity() {
+			win = i
 		}
+	}
+	if win >= 0 {
+		out.outcome, out.reasons = vs[win].outcome, vs[win].reasonList()
 	}
 	if out.outcome == Ask {
 		out.suggest = dedupe(sugg)
@@ -572,6 +593,9 @@ func combine(vs []verdict) verdict {
 }
 
 func dedupe(s []string) []string {
+	if len(s) < 2 {
+		return s
+	}
 	seen := map[string]bool{}
 	out := s[:0:0]
 	for _, x := range s {
@@ -660,18 +684,44 @@ func (cc *callCtx) fallback(part string, ro, secret, acceptEdits bool, suggest [
 		return verdict{outcome: o, suggest: suggest, reasons: []Reason{{Kind: KindSafety, Part: part, Message: "reads a secret file: it needs an allow rule whose path names it, or a person"}}}
 	}
 	if ro {
-		return verdict{outcome: c.defaultReadOnly, suggest: suggest, reasons: []Reason{{Kind: KindReadOnly, Part: part, Message: "read-only and inside the workspace: default_read_only is " + c.defaultReadOnly.String()}}}
+		return verdict{outcome: c.defaultReadOnly, suggest: suggest, reasons: []Reason{{Kind: KindReadOnly, Part: part, Message: readOnlyMessage(c.defaultReadOnly)}}}
 	}
-	return verdict{outcome: c.defaultOutcome, suggest: suggest, reasons: []Reason{{Kind: KindDefault, Part: part, Message: "no rule matched: the default is " + c.defaultOutcome.String()}}}
+	return verdict{outcome: c.defaultOutcome, suggest: suggest, reasons: []Reason{{Kind: KindDefault, Part: part, Message: defaultMessage(c.defaultOutcome)}}}
+}
+
+// defaultMessage is the message of a part no rule matched that takes the
+// default o: "no rule matched: the default is " + o.String(), constant for
+// the outcomes a default can have.
+func defaultMessage(o Outcome) string {
+	switch o {
+	case Allow:
+		return "no rule matched: the default is allow"
+	case Ask:
+		return "no rule matched: the default is ask"
+	case Deny:
+		return "no rule matched: the default is deny"
+	}
+	return "no rule matched: the default is " + o.String()
+}
+
+// readOnlyMessage is defaultMessage for default_read_only.
+func readOnlyMessage(o Outcome) string {
+	switch o {
+	case Allow:
+		return "read-only and inside the workspace: default_read_only is allow"
+	case Ask:
+		return "read-only and inside the workspace: default_read_only is ask"
+	case Deny:
+		return "read-only and inside the workspace: default_read_only is deny"
+	}
+	return "read-only and inside the workspace: default_read_only is " + o.String()
 }
 
 // ruleVerdict applies step 5 to one part given its best ask and allow
 // matches.
 func (cc *callCtx) ruleVerdict(ask, allow best) (verdict, bool) {
-	askV := func() verdict { return verdict{outcome: Ask, reasons: []Reason{ask.r.reason(KindRule, ask.part)}} }
-	allowV := func() verdict {
-		return verdict{outcome: Allow, reasons: []Reason{allow.r.reason(KindRule, allow.part)}}
-	}
+	askV := func() verdict { return verdict{outcome: Ask, rule: ask.r, rulePart: ask.part} }
+	allowV := func() verdict { return verdict{outcome: Allow, rule: allow.r, rulePart: allow.part} }
 	if cc.c.precedence == DenyAskAllow {
 		if ask.r != nil {
 			return askV(), true

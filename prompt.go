@@ -46,7 +46,11 @@ func visible(s string) string {
 func (cc *callCtx) prompt() string {
 	switch cc.info.Kind {
 	case KindShell:
-		s, _ := cc.shellCommand()
+		// The command was read, and analysed, for the decision.
+		s := cc.anText
+		if cc.an == nil {
+			s, _ = cc.shellCommand()
+		}
 		return fmt.Sprintf("%s wants to run: %s", cc.tool, visible(s))
 	case KindRead, KindList, KindSearch:
 		return fmt.Sprintf("%s wants to read: %s", cc.tool, visible(cc.pathsSummary()))
