@@ -128,7 +128,10 @@ func (ts *tokenSet) lookup(token string) (Identity, bool) {
 	if ts == nil || token == "" {
 		return Identity{}, false
 	}
-	id, ok := ts.byHash[sha256.Sum256([]byte(token))]
+	// A token (51 bytes as NewToken makes them) is copied into a stack
+	// buffer: []byte(token) would allocate for anything over 32 bytes.
+	var buf [64]byte
+	id, ok := ts.byHash[sha256.Sum256(append(buf[:0], token...))]
 	return id, ok
 }
 

@@ -174,20 +174,22 @@ func (s *Server) approvalURL(id string) string {
 // readBody reads a request body up to the limit. tooBig reports a body over
 // it.
 func (s *Server) readBody(w http.ResponseWriter, r *http.Request) (body []byte, tooBig bool, err error) {
-	r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBody)
 	if n := r.ContentLength; n > 0 && n <= s.opts.MaxBody && n <= 1<<20 {
-		// The announced length, read into one buffer of its size (net/http
-		// ends the body there; a shorter body is an error, as for ReadAll).
+		// The announced length, within the limit, read into one buffer of
+		// its size: net/http ends the body there, so it needs no
+		// MaxBytesReader. A shorter body is an error, as for ReadAll.
 		body = make([]byte, n)
 		if _, err = io.ReadFull(r.Body, body); err != nil {
-			body = nil
+			return nil, false, err
 		}
-	} else {
-		body, err = io.ReadAll(r.Body)
+		return body, false, nil
 	}
-	var mbe *http.MaxBytesError
-	if errors.As(err, &mbe) {
-		return nil, true, err
+	r.Body = http.MaxBytesReader(w, r.Body, s.opts.MaxBody)
+	body, err = io.ReadAll(r.Body)
+	if err != nil {
+		if mbe := (*http.MaxBytesError)(nil); errors.As(err, &mbe) {
+			return nil, true, err
+		}
 	}
 	return body, false, err
 }
