@@ -325,6 +325,9 @@ type analyzerExtra struct {
 	lastScript scriptEnd
 	// funcs holds the functions defined so far, by name.
 	funcs map[string]*funcDef
+	// vars holds the static values the script assigned to each variable
+	// so far (vars.go), read for deny.
+	vars map[string][]string
 	// rewalked counts the source bytes walked again (mayRewalk).
 	rewalked     int
 	rewalkCapped bool
@@ -459,9 +462,7 @@ func (an *analyzer) promptCode(a *syntax.Assign, sc scope) {
 	if !v.Static {
 		return
 	}
-	if code := assignCode(a.Name.Value, v.Value); code != "" {
-		an.script(code, sc.depth+1, *sc.dir, nil, code)
-	}
+	an.readAssigned(a.Name.Value, v.Value, sc.depth+1, *sc.dir)
 }
 
 // assignCode returns the script that the static value of variable name may
@@ -1202,6 +1203,7 @@ func (an *analyzer) command(s *syntax.Stmt, sc, inner scope, io *redirInfo) {
 		case *syntax.WordIter:
 			if l.Name != nil {
 				an.dangerousAssign(l.Name.Value)
+				an.noteLoop(l.Name.Value, l.Items, inner)
 			}
 			for _, w := range l.Items {
 				an.walkWord(w, inner)
@@ -1420,6 +1422,7 @@ func (an *analyzer) call(ce *syntax.CallExpr, s *syntax.Stmt, sc scope) {
 			if a.Name != nil {
 				an.assign(a.Name.Value)
 				an.promptCode(a, sc)
+				an.noteAssign(a, sc)
 				if a.Name.Value == "HOME" {
 					// Later ~ and $HOME expand to the new value (unknown
 					// when it is not static).
@@ -1509,6 +1512,7 @@ func (an *analyzer) decl(d *syntax.DeclClause, s *syntax.Stmt, sc scope) {
 		switch {
 		case a.Name != nil:
 			an.assign(a.Name.Value)
+			an.noteAssign(a, sc)
 			if a.Index != nil {
 				c.Unanalysable = variant + " with an array subscript"
 			}

@@ -361,6 +361,12 @@ func TestCriticalRemoval(t *testing.T) {
 		{"rm -rf /a/b/c", false},
 		{"rm -rf ~/x", false},
 		{"rm -rf $DIR", false},
+		// The values the script gave the variable (SPEC §7: every spelling).
+		{"d=/; rm -rf $d", true},
+		{"d=~; rm -rf \"$d\"", true},
+		{"for d in x /; do rm -rf $d; done", true},
+		{"d='/*'; rm -rf $d", true},
+		{"d=build; rm -rf $d", false},
 		{"rmdir /usr", true},
 		{"shred /", true},
 		{"unlink /", true},

@@ -63,7 +63,7 @@ func (an *analyzer) classify(c *Command, ws []wordInfo, sc scope) {
 		}
 		addForm(baseNameForm(f), d)
 		addForm(globalOptsForm(f), d)
-		for _, g := range runsForms(c, f) {
+		for _, g := range an.runsForms(c, f) {
 			addForm(g, true)
 		}
 	}
@@ -282,7 +282,7 @@ func globalOptsForm(f []wordInfo) []wordInfo {
 // never see these forms: the program's own rule decides (Bash(npx:*)
 // approves npx rm), except that inline code (npm exec -c) needs an exact
 // rule, as python3 -c does.
-func runsForms(c *Command, f []wordInfo) [][]wordInfo {
+func (an *analyzer) runsForms(c *Command, f []wordInfo) [][]wordInfo {
 	if len(f) < 2 || !f[0].Static {
 		return nil
 	}
@@ -422,7 +422,7 @@ func runsForms(c *Command, f []wordInfo) [][]wordInfo {
 		optVals(args, 0, "--exec", words)
 		optVals(args, 0, "--toolexec", words)
 	default:
-		runnerForms(c, f, command, script)
+		an.runnerForms(c, f, command, script)
 	}
 	return out
 }

@@ -241,6 +241,15 @@ func TestModelReadsWrites(t *testing.T) {
 		{src: "make -f - all", exact: true},
 		{src: "cargo --config 'target.x.runner=\"x\"' run", exact: true},
 		{src: "curl -K cfg", exact: true},
+		// The values a script gives its variables are read for deny.
+		{src: "f=.env; cat $f", reads: []string{"/p/.env"}},
+		{src: "f=.env; g=\"./$f\"; cat \"$g\"", reads: []string{"/p/.env"}},
+		{src: "x=(a .env); cat \"${x[@]}\"", reads: []string{"/p/.env"}},
+		{src: "for f in a .env; do cat $f; done", reads: []string{"/p/.env"}},
+		{src: "export d=/h/.ssh; cat $d/id_rsa", reads: []string{"/h/.ssh/id_rsa"}, exact: true}, // the value read as a guessed script: a program by path
+		// A value that is not code is no issue: P holds a glob.
+		{src: "P='*.txt'; ls $P"},
+		{src: "MSG='a b'; echo $MSG"},
 		{src: "frob .git/config", mayWrite: true},
 		{src: "wc --files0-from=list", reads: []string{"/p/list", "?…"}},
 		{src: "du --files0-from list", reads: []string{"/p/list", "?…"}},

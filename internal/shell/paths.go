@@ -41,6 +41,9 @@ func (an *analyzer) pathRefs(w wordInfo, dir string) []PathRef {
 		if len(refs) == 0 {
 			refs = an.res.mem.ref(PathRef{Text: w.Value, Dynamic: true})
 		}
+		if an.x != nil && an.x.vars != nil {
+			refs = an.varRefs(w, dir, refs)
+		}
 		return refs
 	}
 	if !w.glob {
@@ -262,6 +265,13 @@ func (an *analyzer) criticalWhat(w wordInfo, dir string) string {
 		}
 		glob = anyGlob
 		if len(names) == 0 {
+			// d=/; rm -rf $d: the values the script gave the variables
+			// (an unquoted expansion of a value holding * globs).
+			for _, v := range an.varReadings(w.node) {
+				if d := an.criticalName(v, v, hasGlobMeta(v), dir); d != "" {
+					return d + as
+				}
+			}
 			if dynamicGlobTail(w) {
 				// A glob directly under a variable: "$DIR"/*.
 				return "every entry of a directory named by a variable" + as

@@ -27,8 +27,8 @@ import "strings"
 //	                standard input (make -f -): no prefix rule may approve
 //	                the call
 //	assigns         operands NAME=value set variables the program may
-//	                run (make CC='cmd'): each value is read as assignCode
-//	                says, for deny
+//	                run (make CC='cmd'): each value is read as an assigned
+//	                value is (readAssigned), for deny
 //	runs            options whose value is a command the program runs
 //	                (man -P): no prefix rule may approve the call, and the
 //	                command is read as a script
@@ -121,7 +121,7 @@ func init() {
 
 // runnerForms adds to out (through command and script) what the runner
 // f[0] (or f[0] f[1]) runs.
-func runnerForms(c *Command, f []wordInfo, command func([]wordInfo), script func(string, wordInfo)) {
+func (an *analyzer) runnerForms(c *Command, f []wordInfo, command func([]wordInfo), script func(string, wordInfo)) {
 	rn, i := runners[f[0].Value], 1
 	if f[1].Static {
 		if s := runners[f[0].Value+" "+f[1].Value]; s != nil {
@@ -153,9 +153,7 @@ func runnerForms(c *Command, f []wordInfo, command func([]wordInfo), script func
 		w := f[j]
 		if rn.assigns && w.Static && isAssignWord(w.Value) {
 			name, value, _ := strings.Cut(w.Value, "=")
-			if code := assignCode(name, value); code != "" {
-				script("sh", staticWord(code))
-			}
+			an.readAssigned(name, value, c.Depth+1, c.Dir)
 		}
 		if !w.Static || !strings.HasPrefix(w.Value, "-") && !strings.HasPrefix(w.Value, "+") {
 			continue

@@ -69,9 +69,7 @@ func init() {
 // assignScript reads the code a wrapper's assignment NAME=value may run
 // (assignCode), beside command c, for deny rules.
 func (an *analyzer) assignScript(c *Command, name, value string) {
-	if code := assignCode(name, value); code != "" {
-		an.script(code, c.Depth+1, c.Dir, nil, code)
-	}
+	an.readAssigned(name, value, c.Depth+1, c.Dir)
 }
 
 func (an *analyzer) wrapperForms(c *Command, f []wordInfo, allowOnly bool) (forms [][]wordInfo, allow bool) {

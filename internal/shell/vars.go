@@ -1,0 +1,218 @@
+package shell
+
+import (
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Variables a script sets itself. bash expands $f in `f=.env; cat $f` to
+// .env, so a deny rule on .env must see that read. The analysis records
+// every static value a script assigns to a variable — by a standalone
+// assignment, a declaration (export, local, …) or a for loop's words —
+// and a path word made of those expansions and literal text is also read
+// with each recorded value, for deny. The recorded values are readings,
+// not facts (a branch may not run, the variable may be changed where the
+// analysis cannot see): the word stays non-static, so it still satisfies
+// no allow rule and is never inside the workspace.
+
+const (
+	maxVarValues   = 8  // values recorded per variable
+	maxVarReadings = 16 // readings of one word
+)
+
+// noteAssign records the static value (or array elements) of a.
+func (an *analyzer) noteAssign(a *syntax.Assign, sc scope) {
+	if a == nil || a.Name == nil || a.Index != nil || a.Append {
+		return
+	}
+	switch {
+	case a.Array != nil:
+		for _, e := range a.Array.Elems {
+			if e.Value != nil && e.Index == nil {
+				an.noteVar(a.Name.Value, e.Value, sc)
+			}
+		}
+	case a.Value != nil:
+		an.noteVar(a.Name.Value, a.Value, sc)
+	}
+}
+
+// noteLoop records the words a for loop's variable takes.
+func (an *analyzer) noteLoop(name string, items []*syntax.Word, sc scope) {
+	for _, w := range items {
+		an.noteVar(name, w, sc)
+	}
+}
+
+func (an *analyzer) noteVar(name string, w *syntax.Word, sc scope) {
+	v := evalWord(w, sc.src)
+	if v.glob {
+		return
+	}
+	if v.Static {
+		an.addVarValue(name, v.Value)
+		return
+	}
+	// g=$f: the values of f.
+	for _, r := range an.varReadings(w) {
+		an.addVarValue(name, r)
+	}
+}
+
+func (an *analyzer) addVarValue(name, v string) {
+	if v == "" {
+		return
+	}
+	x := an.extra()
+	if x.vars == nil {
+		x.vars = map[string][]string{}
+	}
+	vals := x.vars[name]
+	for _, old := range vals {
+		if old == v {
+			return
+		}
+	}
+	if len(vals) < maxVarValues {
+		x.vars[name] = append(vals, v)
+	}
+}
+
+// varReadings returns the values a word may have given the variables the
+// script set: every combination of their recorded values, or nil when the
+// word expands anything else or holds glob characters.
+func (an *analyzer) varReadings(w *syntax.Word) []string {
+	if an.x == nil || len(an.x.vars) == 0 || w == nil {
+		return nil
+	}
+	out := []string{""}
+	found := false
+	var walk func(parts []syntax.WordPart) bool
+	walk = func(parts []syntax.WordPart) bool {
+		for _, p := range parts {
+			switch p := p.(type) {
+			case *syntax.Lit:
+				if strings.ContainsAny(p.Value, "\\*?[]{}~") {
+					return false
+				}
+				for i := range out {
+					out[i] += p.Value
+				}
+			case *syntax.SglQuoted:
+				if p.Dollar {
+					return false
+				}
+				for i := range out {
+					out[i] += p.Value
+				}
+			case *syntax.DblQuoted:
+				if !walk(p.Parts) {
+					return false
+				}
+			case *syntax.ParamExp:
+				if p.Param == nil || p.Excl || p.Length || p.Width || p.Slice != nil || p.Repl != nil || p.Exp != nil || p.NestedParam != nil {
+					return false
+				}
+				if p.Index != nil && !isAllIndex(p.Index) {
+					return false
+				}
+				vals := an.x.vars[p.Param.Value]
+				if len(vals) == 0 {
+					return false
+				}
+				found = true
+				next := make([]string, 0, len(out)*len(vals))
+				for _, o := range out {
+					for _, v := range vals {
+						if len(next) < maxVarReadings {
+							next = append(next, o+v)
+						}
+					}
+				}
+				out = next
+			default:
+				return false
+			}
+		}
+		return true
+	}
+	if !walk(w.Parts) || !found {
+		return nil
+	}
+	return out
+}
+
+// isAllIndex reports an index of [@] or [*].
+func isAllIndex(e syntax.ArithmExpr) bool {
+	w, ok := e.(*syntax.Word)
+	if !ok || len(w.Parts) != 1 {
+		return false
+	}
+	l, ok := w.Parts[0].(*syntax.Lit)
+	return ok && (l.Value == "@" || l.Value == "*")
+}
+
+// varRefs adds to refs, for deny, the paths a non-static word names with
+// the values the script gave its variables; the unplaced reading stays.
+func (an *analyzer) varRefs(w wordInfo, dir string, refs []PathRef) []PathRef {
+	vals := an.varReadings(w.node)
+	if vals == nil {
+		return refs
+	}
+	unplaced := false
+	for _, r := range refs {
+		if r.Path == "" {
+			unplaced = true
+		}
+	}
+	out := append([]PathRef(nil), refs...)
+	if !unplaced {
+		out = append(out, PathRef{Text: w.Value, Dynamic: true})
+	}
+	for _, v := range vals {
+		if p := resolve(v, dir, an.opts.Home); p != "" {
+			out = append(out, PathRef{Text: w.Value, Path: p, Dynamic: true})
+		}
+	}
+	return out
+}
+
+// readAssigned reads the code that the static value of variable name may
+// run (assignCode), for deny and ask rules. The values of PS0–PS4 and
+// PROMPT_COMMAND and a subscript holding a substitution are code bash
+// runs: they are read as scripts. Any other value may as well be data
+// (MSG='hello world', P='*.txt'): it is guessed at (guessScript).
+func (an *analyzer) readAssigned(name, value string, depth int, dir string) {
+	code := assignCode(name, value)
+	if code == "" {
+		return
+	}
+	switch {
+	case strings.HasPrefix(name, "PS") && len(name) == 3 && name[2] >= '0' && name[2] <= '4',
+		name == "PROMPT_COMMAND", subscriptSubst(value):
+		an.script(code, depth, dir, nil, code)
+	default:
+		an.guessScript(code, depth, dir)
+	}
+}
+
+// guessScript reads a string that a program may run as a command, or may
+// not (an assigned value, make's NAME=value), for deny and ask rules: its
+// commands are Delegated, and what it holds that cannot be analysed is no
+// issue of the call, since the string may be data.
+func (an *analyzer) guessScript(code string, depth int, dir string) {
+	n, issues := len(an.res.Commands), len(an.res.Unanalysable)
+	many, deep := an.tooMany, an.tooDeep
+	an.delegated++
+	an.script(code, depth, dir, nil, code)
+	an.delegated--
+	if an.tooMany != many || an.tooDeep != deep {
+		return // a limit reached stays reported
+	}
+	clear(an.res.Unanalysable[issues:])
+	an.res.Unanalysable = an.res.Unanalysable[:issues]
+	for _, c := range an.res.Commands[n:] {
+		c.Unanalysable = ""
+	}
+}
