@@ -419,6 +419,23 @@ func (in *inspector) builtin(n string, args []wordInfo, primary bool) (handled, 
 		in.mayWrite = true
 		in.read(args[0])
 		*in.sc.dir = ""
+	case "fc":
+		// fc -s and fc -e run commands from the history list, which
+		// history -s fills (bash runs them even when not interactive);
+		// only fc -l lists.
+		if len(args) == 0 || !args[0].Static || !strings.HasPrefix(args[0].Value, "-l") && !strings.HasPrefix(args[0].Value, "-nl") && !strings.HasPrefix(args[0].Value, "-rl") {
+			in.unanalysable("fc runs commands from the history list")
+		}
+		return true, false
+	case "history":
+		// history -s ARGS adds a command that fc -s runs: read for deny.
+		for i, w := range args {
+			if w.Static && w.Value == "-s" && i+1 < len(args) && allStatic(args[i+1:]) {
+				in.an.guessScript(joinValues(args[i+1:]), in.sc.depth+1, in.dir)
+				break
+			}
+		}
+		return false, false
 	case "trap", "alias", "let", "enable", "coproc":
 		in.unanalysable(n + " evaluates its arguments as code")
 		// The code they hold can still be read for deny rules: a trap's
@@ -976,6 +993,11 @@ func (in *inspector) interpreter(n string, args []wordInfo) {
 	if infoOnly(args) {
 		return
 	}
+	if in.c.StdinStatic {
+		// A here-document is the program: its string literals are
+		// guessed at for deny (the call stays unanalysable).
+		in.codeWord(staticWord(in.c.Stdin))
+	}
 	in.unanalysable(n + " reads its program from standard input")
 }
 
@@ -1005,7 +1027,45 @@ func (in *inspector) scriptFile(w wordInfo) {
 func (in *inspector) codeWord(w wordInfo) {
 	if w.Static {
 		in.scriptWrites(w.Value)
+		// Its string literals may be commands it runs (os.system("…"),
+		// execSync("…"), `…`): each is guessed at, for deny and ask rules.
+		for _, lit := range stringLiterals(w.Value, maxCodeLiterals) {
+			in.an.guessScript(lit, in.sc.depth+1, in.dir)
+		}
 	}
+}
+
+// maxCodeLiterals caps the string literals of inline code read as scripts.
+const maxCodeLiterals = 32
+
+// stringLiterals returns the contents of the quoted strings ('…', "…",
+// `…`) in code, a backslash escaping the next character, up to max of
+// them. It reads no language's grammar: a quote inside a comment or a
+// regular expression may pair the wrong quotes, which only changes which
+// text is guessed at.
+func stringLiterals(code string, max int) []string {
+	var out []string
+	for i := 0; i < len(code) && len(out) < max; i++ {
+		q := code[i]
+		if q != '\'' && q != '"' && q != '`' {
+			continue
+		}
+		j := i + 1
+		for j < len(code) && code[j] != q {
+			if code[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(code) {
+			break
+		}
+		if lit := code[i+1 : j]; strings.TrimSpace(lit) != "" {
+			out = append(out, lit)
+		}
+		i = j
+	}
+	return out
 }
 
 // inlineCode records an interpreter running code given on its command

@@ -250,6 +250,15 @@ func TestModelReadsWrites(t *testing.T) {
 		// A value that is not code is no issue: P holds a glob.
 		{src: "P='*.txt'; ls $P"},
 		{src: "MSG='a b'; echo $MSG"},
+		// bash runs what history -s adds when fc -s asks, even when not
+		// interactive (checked with bash 5.2).
+		{src: "history -s 'rm -rf x'; fc -s", forms: []string{"rm -rf x"}, una: true, mayWrite: true},
+		{src: "fc -e - rm", una: true},
+		{src: "fc -l"},
+		// The string literals of inline code may be commands it runs.
+		{src: `python3 -c 'import os; os.system("rm -rf x")'`, forms: []string{"rm -rf x"}, exact: true},
+		{src: "node -e 'require(`child_process`).execSync(`rm -rf x`)'", forms: []string{"rm -rf x"}, exact: true},
+		{src: "python3 <<'EOF'\nimport os; os.system('rm -rf x')\nEOF", forms: []string{"rm -rf x"}, una: true},
 		{src: "frob .git/config", mayWrite: true},
 		{src: "wc --files0-from=list", reads: []string{"/p/list", "?…"}},
 		{src: "du --files0-from list", reads: []string{"/p/list", "?…"}},
