@@ -250,6 +250,10 @@ func TestModelReadsWrites(t *testing.T) {
 		// A value that is not code is no issue: P holds a glob.
 		{src: "P='*.txt'; ls $P"},
 		{src: "MSG='a b'; echo $MSG"},
+		{src: "X='eval $Y'"},
+		// A variable programs run as a command is code: unanalysable.
+		{src: "PAGER='eval $Y' git log", una: true},
+		{src: "GIT_CONFIG_VALUE_0='!eval $Y' git x", una: true},
 		// bash runs what history -s adds when fc -s asks, even when not
 		// interactive (checked with bash 5.2).
 		{src: "history -s 'rm -rf x'; fc -s", forms: []string{"rm -rf x"}, una: true, mayWrite: true},

@@ -180,9 +180,11 @@ func (an *analyzer) varRefs(w wordInfo, dir string, refs []PathRef) []PathRef {
 
 // readAssigned reads the code that the static value of variable name may
 // run (assignCode), for deny and ask rules. The values of PS0–PS4 and
-// PROMPT_COMMAND and a subscript holding a substitution are code bash
-// runs: they are read as scripts. Any other value may as well be data
-// (MSG='hello world', P='*.txt'): it is guessed at (guessScript).
+// PROMPT_COMMAND, a subscript holding a substitution, the variables
+// programs run as commands (codeVars) and a git alias through
+// GIT_CONFIG_VALUE_N are code: they are read as scripts. Any other value
+// may as well be data (MSG='hello world', P='*.txt'): it is guessed at
+// (guessScript).
 func (an *analyzer) readAssigned(name, value string, depth int, dir string) {
 	code := assignCode(name, value)
 	if code == "" {
@@ -190,11 +192,23 @@ func (an *analyzer) readAssigned(name, value string, depth int, dir string) {
 	}
 	switch {
 	case strings.HasPrefix(name, "PS") && len(name) == 3 && name[2] >= '0' && name[2] <= '4',
-		name == "PROMPT_COMMAND", subscriptSubst(value):
+		name == "PROMPT_COMMAND", subscriptSubst(value), codeVars[name],
+		strings.HasPrefix(name, "GIT_CONFIG_VALUE_") && strings.HasPrefix(value, "!"):
 		an.script(code, depth, dir, nil, code)
 	default:
 		an.guessScript(code, depth, dir)
 	}
+}
+
+// codeVars are variables whose value programs run as a command: what
+// cannot be analysed in them makes the call unanalysable.
+var codeVars = map[string]bool{
+	"PAGER": true, "GIT_PAGER": true, "MANPAGER": true, "SYSTEMD_PAGER": true, "EDITOR": true,
+	"VISUAL": true, "GIT_EDITOR": true, "GIT_SEQUENCE_EDITOR": true, "GIT_SSH_COMMAND": true,
+	"GIT_SSH": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true, "SUDO_ASKPASS": true,
+	"GIT_EXTERNAL_DIFF": true, "GIT_PROXY_COMMAND": true, "LESSOPEN": true, "LESSCLOSE": true,
+	"BROWSER": true, "SHELL": true, "MAKESHELL": true, "CC": true, "CXX": true, "LD": true,
+	"AR": true, "RUSTC_WRAPPER": true, "CARGO_BUILD_RUSTC_WRAPPER": true, "FZF_DEFAULT_COMMAND": true,
 }
 
 // guessScript reads a string that a program may run as a command, or may
