@@ -12,7 +12,8 @@ import (
 // by syntax.Quote reads back as exactly that one static word.
 func FuzzAnalyze(f *testing.F) {
 	for _, s := range []string{"", "a b", "$(rm -rf /)", "'", "\x01\xff", "~", "*", "if", "a=b", "{a,b}", "--x=@y", "echo $\\\n(rm x)", "\"$\\\n{HOME}\"", "'$\\\n'\\\n",
-		"ssh -J j h 'ls; rm x'", "docker --context c run --frob -e A=1 -it img rm -rf /", "npx -c 'a && b'", "kubectl exec p rm x"} {
+		"ssh -J j h 'ls; rm x'", "docker --context c run --frob -e A=1 -it img rm -rf /", "npx -c 'a && b'", "kubectl exec p rm x",
+		"f=.env; g=$f; x=(a $g); for y in \"${x[@]}\"; do cat $y; done", "history -s 'rm x'; fc -s", "python3 -c 'os.system(\"rm x\")'", "tmux -L s new -d 'a; b'"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
