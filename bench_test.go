@@ -111,6 +111,31 @@ func BenchmarkDecideLarge(b *testing.B) {
 	}
 }
 
+// BenchmarkDecideParser decides BashSimple and BashCompound with a
+// redirection of stderr added, so that mvdan's parser reads them (a plain
+// command list, quoted words and all, is read without it): the cost of a
+// shell call the fast path does not take.
+func BenchmarkDecideParser(b *testing.B) {
+	calls := []struct{ name, input string }{
+		{"BashSimple", `{"command":"git status 2>&1"}`},
+		{"BashCompound", `{"command":"cargo build 2>&1 && npm run test | tee out.log"}`},
+	}
+	for _, n := range []int{20, 10000} {
+		cfg := benchPolicy(b, n)
+		for _, bc := range calls {
+			call := toolgate.Call{Tool: "Bash", Input: json.RawMessage(bc.input), Cwd: "/p", Home: "/home/u"}
+			b.Run(fmt.Sprintf("rules=%d/%s", n, bc.name), func(b *testing.B) {
+				b.ReportAllocs()
+				for b.Loop() {
+					if d := cfg.Decide(call); d.Outcome == toolgate.Invalid {
+						b.Fatal("invalid")
+					}
+				}
+			})
+		}
+	}
+}
+
 func BenchmarkCompile(b *testing.B) {
 	for _, n := range []int{1000, 10000} {
 		b.Run(fmt.Sprintf("rules=%d", n), func(b *testing.B) {

@@ -579,14 +579,22 @@ const (
 	opSemi = ';'
 )
 
+// plainCount counts the nodes of the words of a plain command list.
+type plainCount struct {
+	words, parts, lits, sqs, dqs int
+}
+
 // plainParse builds, without the parser, the statements of a plain command
-// list: words of plainByte characters, separated by blanks and joined by
-// ;, &&, || and |, with no command starting with a reserved word, a
-// declaration or an assignment. Most commands an agent runs are such
-// lists (git status, cargo build && npm test | tee out.log), and the parser
-// allocates two batches of nodes on every parse, which it drops the next
-// time. plainParse builds exactly the tree the parser builds for such a
-// string, node for node and position for position (TestPlainParse and
+// list: words made of runs of plainByte characters, single-quoted strings
+// and double-quoted strings of printable characters other than $, ` and \
+// (plainQuoted), separated by blanks and joined by ;, &&, || and |, with
+// no command starting with a reserved word, a declaration or an
+// assignment. Most commands an agent runs are such lists (git status,
+// cargo build && npm test | tee out.log, grep -n 'x y' src), and the
+// parser allocates two batches of nodes on every parse, which it drops
+// the next time. plainParse builds exactly the tree the parser builds for
+// such a string, node for node and position for position
+// (TestPlainParse, TestPlainParseExhaustive, TestPlainParseRandom and
 // FuzzPlainParse compare the two), in memory the analyzer keeps; anything
 // else it leaves to the parser by reporting false.
 func (an *analyzer) plainParse(src string) ([]*syntax.Stmt, bool) {
@@ -597,7 +605,8 @@ func (an *analyzer) plainParse(src string) ([]*syntax.Stmt, bool) {
 		an.tmp.plainToks = make([]plainTok, 0, maxPlainTokens) // kept by the analyzer
 	}
 	toks := an.tmp.plainToks[:0]
-	words, cmds, bins, stmts := 0, 0, 0, 0
+	var cnt plainCount
+	cmds, bins, stmts := 0, 0, 0
 	prev := byte(opSemi) // the previous token's op; a list starts like one after ;
 	for i := 0; i < len(src); {
 		c := src[i]
@@ -610,15 +619,16 @@ func (an *analyzer) plainParse(src string) ([]*syntax.Stmt, bool) {
 		}
 		t := plainTok{start: int32(i)}
 		switch {
-		case plainByte(c):
-			j := i + 1
-			for j < len(src) && plainByte(src[j]) {
-				j++
+		case plainByte(c) || c == '\'' || c == '"':
+			j, ok := scanPlainWord(src, i, &cnt)
+			if !ok {
+				return nil, false
 			}
 			if prev != 0 {
 				// The first word of a command: the parser reads some
 				// words there as keywords or assignments.
-				if w := src[i:j]; plainReserved(w) || strings.IndexByte(w, '=') >= 0 {
+				w := src[i:j]
+				if strings.IndexByte(w, '=') >= 0 || plainReserved(w[:plainRun(w, 0)]) {
 					return nil, false
 				}
 				cmds++
@@ -626,7 +636,6 @@ func (an *analyzer) plainParse(src string) ([]*syntax.Stmt, bool) {
 					stmts++
 				}
 			}
-			words++
 			t.end, i = int32(j), j
 		case prev != 0:
 			// An operator must follow a word.
@@ -653,10 +662,14 @@ func (an *analyzer) plainParse(src string) ([]*syntax.Stmt, bool) {
 		return nil, false
 	}
 	b := plainBuilder{src: src, toks: toks,
-		words: take(&an.tmp.plainWords, words, words, 16),
+		words: take(&an.tmp.plainWords, cnt.words, cnt.words, 16),
+		parts: take(&an.tmp.wordParts, cnt.parts, cnt.parts, 16),
+		lits:  take(&an.tmp.plainLits, cnt.lits, cnt.lits, 16),
+		sqs:   take(&an.tmp.plainSqs, cnt.sqs, cnt.sqs, 4),
+		dqs:   take(&an.tmp.plainDqs, cnt.dqs, cnt.dqs, 4),
 		cmds:  take(&an.tmp.plainCmds, cmds, cmds, 4),
 		bins:  take(&an.tmp.plainBins, bins, bins, 4),
-		argv:  take(&an.tmp.wordPtrs, words, words, 16),
+		argv:  take(&an.tmp.wordPtrs, cnt.words, cnt.words, 16),
 	}
 	list := take(&an.tmp.stmtPtrs, 0, stmts, 4)
 	for b.k < n {
@@ -682,12 +695,74 @@ func (an *analyzer) plainParse(src string) ([]*syntax.Stmt, bool) {
 	return list, true
 }
 
+// scanPlainWord returns the end of the word of a plain command list that
+// starts at i, counting its nodes into cnt, or false when the word holds
+// something plainParse does not read.
+func scanPlainWord(src string, i int, cnt *plainCount) (int, bool) {
+	cnt.words++
+	for i < len(src) {
+		switch c := src[i]; {
+		case plainByte(c):
+			i = plainRun(src, i)
+			cnt.lits++
+		case c == '\'' || c == '"':
+			j := i + 1
+			for j < len(src) && src[j] != c {
+				if !plainQuoted(src[j], c) {
+					return 0, false
+				}
+				j++
+			}
+			if j == len(src) {
+				return 0, false // unterminated
+			}
+			if c == '\'' {
+				cnt.sqs++
+			} else {
+				cnt.dqs++
+				if j > i+1 {
+					cnt.lits++
+				}
+			}
+			i = j + 1
+		default:
+			// A blank or an operator ends the word; anything else is
+			// refused where the caller reads it.
+			return i, true
+		}
+		cnt.parts++
+	}
+	return i, true
+}
+
+// plainRun returns the end of the run of plainByte characters at i.
+func plainRun(s string, i int) int {
+	for i < len(s) && plainByte(s[i]) {
+		i++
+	}
+	return i
+}
+
+// plainQuoted reports whether c may stand between quotes q in a word of a
+// plain command list: a printable character, and in double quotes none
+// that the parser reads there ($, ` and \).
+func plainQuoted(c, q byte) bool {
+	if c < 0x20 || c > 0x7e {
+		return false
+	}
+	return q == '\'' || c != '$' && c != '`' && c != '\\'
+}
+
 // plainBuilder builds a plain command list's tree from its tokens.
 type plainBuilder struct {
 	src   string
 	toks  []plainTok
 	k     int // the next token
 	words []plainWord
+	parts []syntax.WordPart
+	lits  []syntax.Lit
+	sqs   []syntax.SglQuoted
+	dqs   []plainDbl
 	cmds  []plainCmd
 	bins  []plainBin
 	argv  []*syntax.Word
@@ -709,20 +784,80 @@ func (b *plainBuilder) pipeline() *syntax.Stmt {
 func (b *plainBuilder) command() *syntax.Stmt {
 	first := b.k
 	for b.k < len(b.toks) && b.toks[b.k].op == 0 {
-		t := b.toks[b.k]
-		w := &b.words[b.k-first]
-		w.lit = syntax.Lit{ValuePos: plainPos(t.start), ValueEnd: plainPos(t.end), Value: b.src[t.start:t.end]}
-		w.part[0] = &w.lit
-		w.w.Parts = w.part[:1:1]
-		b.argv[b.k-first] = &w.w
+		b.argv[b.k-first] = b.word(b.toks[b.k])
 		b.k++
 	}
 	nw := b.k - first
 	c := &b.cmds[0]
 	c.ce.Args = b.argv[:nw:nw]
 	c.st = syntax.Stmt{Position: plainPos(b.toks[first].start), Cmd: &c.ce}
-	b.words, b.argv, b.cmds = b.words[nw:], b.argv[nw:], b.cmds[1:]
+	b.argv, b.cmds = b.argv[nw:], b.cmds[1:]
 	return &c.st
+}
+
+// word builds the word of token t, part by part as scanPlainWord counted
+// them.
+func (b *plainBuilder) word(t plainTok) *syntax.Word {
+	w := &b.words[0]
+	b.words = b.words[1:]
+	// A word of one part keeps it inline, as the parser's does.
+	parts := w.part[:0:1]
+	if n := b.countParts(t); n > 1 {
+		parts = b.parts[:0:n]
+		b.parts = b.parts[n:]
+	}
+	s, i, end := b.src, int(t.start), int(t.end)
+	for i < end {
+		var p syntax.WordPart
+		if c := s[i]; c == '\'' || c == '"' {
+			j := i + 1 + strings.IndexByte(s[i+1:end], c)
+			if c == '\'' {
+				q := &b.sqs[0]
+				b.sqs = b.sqs[1:]
+				*q = syntax.SglQuoted{Left: plainPos(int32(i)), Right: plainPos(int32(j)), Value: s[i+1 : j]}
+				p = q
+			} else {
+				d := &b.dqs[0]
+				b.dqs = b.dqs[1:]
+				d.dq = syntax.DblQuoted{Left: plainPos(int32(i)), Right: plainPos(int32(j))}
+				if j > i+1 {
+					d.part[0] = b.lit(i+1, j)
+					d.dq.Parts = d.part[:1:1]
+				}
+				p = &d.dq
+			}
+			i = j + 1
+		} else {
+			j := plainRun(s, i)
+			p = b.lit(i, j)
+			i = j
+		}
+		parts = append(parts, p)
+	}
+	w.w.Parts = parts
+	return &w.w
+}
+
+// countParts returns how many parts the word of token t has.
+func (b *plainBuilder) countParts(t plainTok) int {
+	s, i, end, n := b.src, int(t.start), int(t.end), 0
+	for i < end {
+		if c := s[i]; c == '\'' || c == '"' {
+			i += 2 + strings.IndexByte(s[i+1:end], c)
+		} else {
+			i = plainRun(s, i)
+		}
+		n++
+	}
+	return n
+}
+
+// lit returns a literal of the bytes [i, j).
+func (b *plainBuilder) lit(i, j int) *syntax.Lit {
+	l := &b.lits[0]
+	b.lits = b.lits[1:]
+	*l = syntax.Lit{ValuePos: plainPos(int32(i)), ValueEnd: plainPos(int32(j)), Value: b.src[i:j]}
+	return l
 }
 
 // bin joins x and y by op, at offset at, as the parser does: the statement
@@ -739,7 +874,8 @@ func (b *plainBuilder) bin(op syntax.BinCmdOperator, at int32, x, y *syntax.Stmt
 func plainPos(off int32) syntax.Pos { return syntax.NewPos(uint(off), 1, uint(off)+1) }
 
 // plainByte reports whether c may be part of a word of a plain command
-// list: a character that is literal wherever it stands in a word.
+// list outside quotes: a character that is literal wherever it stands in
+// a word.
 func plainByte(c byte) bool {
 	switch {
 	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':

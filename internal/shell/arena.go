@@ -151,16 +151,25 @@ type scratch struct {
 	// ends (nothing in an Analysis points to a node).
 	plainToks  []plainTok
 	plainWords []plainWord
+	wordParts  []syntax.WordPart
+	plainLits  []syntax.Lit
+	plainSqs   []syntax.SglQuoted
+	plainDqs   []plainDbl
 	plainCmds  []plainCmd
 	plainBins  []plainBin
 	wordPtrs   []*syntax.Word
 	stmtPtrs   []*syntax.Stmt
 }
 
-// plainWord is a word of one literal, as the parser builds it.
+// plainWord is a word with room for one part, as the parser builds it.
 type plainWord struct {
 	w    syntax.Word
-	lit  syntax.Lit
+	part [1]syntax.WordPart
+}
+
+// plainDbl is a double-quoted string with room for its literal.
+type plainDbl struct {
+	dq   syntax.DblQuoted
 	part [1]syntax.WordPart
 }
 
@@ -195,6 +204,10 @@ func (s *scratch) reset() {
 	clear(s.ins)
 	s.ins = s.ins[:0]
 	s.plainWords = rewind(s.plainWords, nil)
+	s.wordParts = rewind(s.wordParts, nil)
+	s.plainLits = rewind(s.plainLits, nil)
+	s.plainSqs = rewind(s.plainSqs, nil)
+	s.plainDqs = rewind(s.plainDqs, nil)
 	s.plainCmds = rewind(s.plainCmds, nil)
 	s.plainBins = rewind(s.plainBins, nil)
 	s.wordPtrs = rewind(s.wordPtrs, nil)

@@ -130,7 +130,9 @@ func TestPlainParse(t *testing.T) {
 		"git status", "cargo build && npm run test | tee out.log", "a", "a;", "a ;", "a; b", "a;b;",
 		"a|b|c", "a && b && c", "a || b && c | d | e; f g h || i", "  ls\t-la  src/ ;  ", "x a=b --c=d e+=f",
 		"git log --format=%H@%an:x,y", "./run.sh -v", "/bin/ls", "1 2 3", "if1 done2 x", "a-b_c.d",
-		strings.Repeat("echo x; ", 20),
+		strings.Repeat("echo x; ", 20), "grep -rn 'x y' src", `git commit -m "fix: the (a|b) case; it's *done*"`,
+		"echo ''", `echo ""`, `x a'b'c "d"e a''b`, "'git' status", `"" x`, `"if" x`, `x 'a"b' "c'd"`,
+		`x 'a!b#c~d{e}f[g]h*?(i)j<k>l&m|n;o^p\q$r` + "`s'", `x "a!b#c~d{e}f[g]h*?(i)j<k>l&m|n;o^p'q"`,
 	} {
 		if !checkPlainParse(t, an, s) {
 			t.Errorf("plainParse left %q to the parser", s)
@@ -140,8 +142,9 @@ func TestPlainParse(t *testing.T) {
 	for _, s := range []string{
 		"", " ", ";", "a;;", "a; ;", "a &", "a & b", "a &&", "&& a", "a |", "| a", "a |& b", "a ||| b", "a &&& b",
 		"a;&b", "a;|b", "a=b", "a=b c", "=x", "if x", "time ls", "coproc x", "function f", "export A", "local a",
-		"declare", "let x", "for", "in x", "then", "else x", "@test x", "a\nb", "a\rb", "a #c", "a 'b'", "a \"b\"",
-		"a $b", "a `b`", "a > b", "a < b", "a (b)", "a {b}", "a ~", "a *", "a ?", "a [b]", "a !", "a \\b", "a\x00",
+		"declare", "let x", "for", "in x", "then", "else x", "@test x", "a\nb", "a\rb", "a #c", "a 'b", "a \"b",
+		"a \"$b\"", "a \"\\b\"", "a \"`b`\"", "a 'é'", "a '\tb'", "a 'b\nc'", "a='b' c", "'a=b' c", "\"a\"=b c",
+		"time'x' y", "a $b", "a `b`", "a > b", "a < b", "a (b)", "a {b}", "a ~", "a *", "a ?", "a [b]", "a !", "a \\b", "a\x00",
 		"é", "a\v", strings.Repeat("a ", maxPlainTokens+1), "x " + strings.Repeat("y", maxPlainLen),
 	} {
 		if checkPlainParse(t, an, s) {
@@ -152,9 +155,10 @@ func TestPlainParse(t *testing.T) {
 
 // TestPlainParseExhaustive compares plainParse with the parser on every
 // string of up to four characters over an alphabet holding each class of
-// character plainParse treats apart, and every operator character.
+// character plainParse treats apart, every operator character and the
+// quotes (the other plain characters are in TestPlainParseRandom).
 func TestPlainParseExhaustive(t *testing.T) {
-	const alphabet = "a=+@%,:./-_0 \t&|;#!"
+	const alphabet = "a=+@%-0 \t&|;#!'\"$"
 	an := new(analyzer)
 	took := 0
 	var rec func(prefix []byte)
@@ -181,7 +185,8 @@ func TestPlainParseExhaustive(t *testing.T) {
 // of every plain character among them), operators and blanks.
 func TestPlainParseRandom(t *testing.T) {
 	pieces := []string{"git", "status", "-la", "a=b", "--x=y", "if", "in", "time", "then", "%s", "a,b", "u@h:/p", "+x", "./r",
-		"0", " ", "  ", "\t", ";", "&&", "||", "|", "&", "|&", ";;", "!", "#", "'q'", "$x", ">", "x"}
+		"0", " ", "  ", "\t", ";", "&&", "||", "|", "&", "|&", ";;", "!", "#", "'q'", "$x", ">", "x",
+		"'a b'", "''", `""`, `"x y"`, `"$x"`, `"a'b"`, `'a"b'`, "'", `"`, "'if'", `"a=b"`}
 	an := new(analyzer)
 	rng := rand.New(rand.NewPCG(3, 4))
 	took := 0
