@@ -283,7 +283,7 @@ func globalOptsForm(f []wordInfo) []wordInfo {
 // approves npx rm), except that inline code (npm exec -c) needs an exact
 // rule, as python3 -c does.
 func (an *analyzer) runsForms(c *Command, f []wordInfo) [][]wordInfo {
-	if len(f) < 2 || !f[0].Static {
+	if len(f) == 0 || !f[0].Static || len(f) < 2 && f[0].Value != "batch" {
 		return nil
 	}
 	var out [][]wordInfo
@@ -387,16 +387,38 @@ func (an *analyzer) runsForms(c *Command, f []wordInfo) [][]wordInfo {
 		for _, g := range containerForms(f) {
 			command(g)
 		}
-	case "ssh":
-		optVals(args, 0, "-oProxyCommand", func(w wordInfo) { script("bash", w) })
-		optVals(args, 0, "-oLocalCommand", func(w wordInfo) { script("bash", w) })
+	case "ssh", "scp", "sftp":
+		// -o KEY=VALUE (or KEY VALUE) options that run a command, here or
+		// on the remote host; a configuration file (-F) may hold them too.
 		for i, w := range args {
-			if w.Static && w.Value == "-o" && i+1 < len(args) && args[i+1].Static {
-				k, v, _ := strings.Cut(args[i+1].Value, "=")
-				if strings.EqualFold(strings.TrimSpace(k), "ProxyCommand") || strings.EqualFold(strings.TrimSpace(k), "LocalCommand") {
+			if !w.Static || !strings.HasPrefix(w.Value, "-") || strings.HasPrefix(w.Value, "--") {
+				continue
+			}
+			var kv string
+			switch {
+			case w.Value == "-o" && i+1 < len(args) && args[i+1].Static:
+				kv = args[i+1].Value
+			case strings.HasPrefix(w.Value, "-o"):
+				kv = w.Value[2:]
+			case strings.HasPrefix(w.Value, "-F"):
+				c.ExactOnly = true
+				continue
+			default:
+				continue
+			}
+			k, v, ok := strings.Cut(kv, "=")
+			if !ok {
+				k, v, _ = strings.Cut(strings.TrimSpace(kv), " ")
+			}
+			switch strings.ToLower(strings.TrimSpace(k)) {
+			case "proxycommand", "localcommand", "remotecommand", "knownhostscommand":
+				if v = strings.TrimSpace(v); !strings.EqualFold(v, "none") {
 					script("bash", staticWord(v))
 				}
 			}
+		}
+		if f[0].Value != "ssh" {
+			break
 		}
 		// The remote command: the words after the host, joined by spaces
 		// as ssh joins them, run by the remote user's shell.
@@ -415,6 +437,34 @@ func (an *analyzer) runsForms(c *Command, f []wordInfo) [][]wordInfo {
 			if parts != nil {
 				script("bash", staticWord(strings.Join(parts, " ")))
 			}
+		}
+	case "at", "batch":
+		// at runs the commands it reads from standard input (or -f FILE)
+		// later, with sh; -l, -r, -d and -c only manage jobs.
+		file := false
+		for i, w := range args {
+			if !w.Static || !strings.HasPrefix(w.Value, "-") {
+				continue
+			}
+			if strings.ContainsAny(w.Value[1:], "lrdc") {
+				return out
+			}
+			if strings.HasPrefix(w.Value, "-f") {
+				file = true
+				c.ExactOnly = true
+				if len(w.Value) == 2 && i+1 < len(args) {
+					for _, r := range an.pathRefs(args[i+1], c.Dir) {
+						c.Reads = an.appendRef(c.Reads, r)
+					}
+				}
+			}
+		}
+		switch {
+		case file:
+		case c.StdinStatic:
+			script("sh", staticWord(c.Stdin))
+		default:
+			setUnanalysable(c, f[0].Value+" runs the commands it reads from standard input")
 		}
 	case "go":
 		optVals(args, 0, "-exec", words)
