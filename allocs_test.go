@@ -32,11 +32,12 @@ func TestDecideAllocations(t *testing.T) {
 		// suggestions (a part's reason is built only if it decides).
 		{"BashSimple", "Bash", `{"command":"git status"}`, 3},
 		{"BashCompound", "Bash", `{"command":"cargo build && npm run test | tee out.log"}`, 13},
-		// Quoted words are read by plainParse too.
+		// Quoted words and redirections are read by plainParse too.
 		{"BashQuoted", "Bash", `{"command":"git \"status\""}`, 5},
-		// A command with a redirection is left to mvdan's parser, which
+		{"BashRedirect", "Bash", `{"command":"git status 2>&1"}`, 4},
+		// A command with a comment is left to mvdan's parser, which
 		// allocates its node batches on every parse.
-		{"BashRedirect", "Bash", `{"command":"git status 2>&1"}`, 13},
+		{"BashComment", "Bash", `{"command":"git status # for the log"}`, 11},
 	} {
 		call := toolgate.Call{Tool: tc.tool, Input: json.RawMessage(tc.input), Cwd: "/p", Home: "/home/u"}
 		cfg.Decide(call) // warm the pools

@@ -568,29 +568,34 @@ const (
 
 // A plainTok is a word or an operator of a plain command list.
 type plainTok struct {
-	start, end int32 // the bytes of a word; start only for an operator
-	op         byte  // 0 for a word, else opAnd, opOr, opPipe or opSemi
+	start, end int32 // the bytes of a word or a redirection operator; start only for another operator
+	nStart     int32 // a redirection's descriptor number: its start (it ends at start); -1 for none
+	op         byte  // 0 for a word, else opAnd, opOr, opPipe, opSemi or opRedir
+	rop        syntax.RedirOperator
 }
 
 const (
-	opAnd  = '&' // &&
-	opOr   = 'o' // ||
-	opPipe = '|'
-	opSemi = ';'
+	opAnd   = '&' // &&
+	opOr    = 'o' // ||
+	opPipe  = '|'
+	opSemi  = ';'
+	opRedir = '>' // >, >>, <, >&, <&, &> or &>>, followed by its word
 )
 
 // plainCount counts the nodes of the words of a plain command list.
 type plainCount struct {
-	words, parts, lits, sqs, dqs int
+	words, parts, lits, sqs, dqs, redirs int
 }
 
 // plainParse builds, without the parser, the statements of a plain command
 // list: words made of runs of plainByte characters, single-quoted strings
 // and double-quoted strings of printable characters other than $, ` and \
 // (plainQuoted), separated by blanks and joined by ;, &&, || and |, with
-// no command starting with a reserved word, a declaration or an
-// assignment. Most commands an agent runs are such lists (git status,
-// cargo build && npm test | tee out.log, grep -n 'x y' src), and the
+// no command starting with a reserved word, a declaration, an assignment
+// or a redirection, and redirections (>, >>, <, >&, <&, &>, &>>, with a
+// descriptor number before the first four) after a command's first word.
+// Most commands an agent runs are such lists (git status, cargo build &&
+// npm test | tee out.log, grep -n 'x y' src, go test ./... 2>&1), and the
 // parser allocates two batches of nodes on every parse, which it drops
 // the next time. plainParse builds exactly the tree the parser builds for
 // such a string, node for node and position for position
@@ -617,14 +622,32 @@ func (an *analyzer) plainParse(src string) ([]*syntax.Stmt, bool) {
 		if len(toks) == maxPlainTokens {
 			return nil, false
 		}
-		t := plainTok{start: int32(i)}
+		t := plainTok{start: int32(i), nStart: -1}
 		switch {
 		case plainByte(c) || c == '\'' || c == '"':
 			j, ok := scanPlainWord(src, i, &cnt)
 			if !ok {
 				return nil, false
 			}
-			if prev != 0 {
+			if j < len(src) && (src[j] == '>' || src[j] == '<') && isDigits(src[i:j]) {
+				// A descriptor number: a literal of the redirection
+				// that follows it, not a word.
+				if prev != 0 {
+					return nil, false
+				}
+				rop, k, ok := plainRedirOp(src, j)
+				if !ok {
+					return nil, false
+				}
+				cnt.words, cnt.parts = cnt.words-1, cnt.parts-1
+				t = plainTok{start: int32(j), end: int32(k), nStart: int32(i), op: opRedir, rop: rop}
+				cnt.redirs++
+				i = k
+				break
+			}
+			if prev == opRedir {
+				// A redirection's word.
+			} else if prev != 0 {
 				// The first word of a command: the parser reads some
 				// words there as keywords or assignments.
 				w := src[i:j]
@@ -640,6 +663,13 @@ func (an *analyzer) plainParse(src string) ([]*syntax.Stmt, bool) {
 		case prev != 0:
 			// An operator must follow a word.
 			return nil, false
+		case c == '>' || c == '<' || c == '&' && i+1 < len(src) && src[i+1] == '>':
+			rop, k, ok := plainRedirOp(src, i)
+			if !ok {
+				return nil, false
+			}
+			t.end, t.op, t.rop, i = int32(k), opRedir, rop, k
+			cnt.redirs++
 		case c == '&' && i+1 < len(src) && src[i+1] == '&':
 			t.op, i = opAnd, i+2
 		case c == '|' && i+1 < len(src) && src[i+1] == '|':
@@ -670,6 +700,10 @@ func (an *analyzer) plainParse(src string) ([]*syntax.Stmt, bool) {
 		cmds:  take(&an.tmp.plainCmds, cmds, cmds, 4),
 		bins:  take(&an.tmp.plainBins, bins, bins, 4),
 		argv:  take(&an.tmp.wordPtrs, cnt.words, cnt.words, 16),
+	}
+	if cnt.redirs > 0 {
+		b.redirs = take(&an.tmp.plainRedirs, cnt.redirs, cnt.redirs, 4)
+		b.redirPtrs = take(&an.tmp.redirPtrs, cnt.redirs, cnt.redirs, 4)
 	}
 	list := take(&an.tmp.stmtPtrs, 0, stmts, 4)
 	for b.k < n {
@@ -735,6 +769,46 @@ func scanPlainWord(src string, i int, cnt *plainCount) (int, bool) {
 	return i, true
 }
 
+// plainRedirOp reads the redirection operator at src[i], returning it and
+// its end, or false for one plainParse does not read (<<, <<<, <>, >|,
+// and any other).
+func plainRedirOp(src string, i int) (syntax.RedirOperator, int, bool) {
+	next := func(j int) byte {
+		if j < len(src) {
+			return src[j]
+		}
+		return 0
+	}
+	switch src[i] {
+	case '>':
+		switch next(i + 1) {
+		case '>':
+			return syntax.AppOut, i + 2, true
+		case '&':
+			return syntax.DplOut, i + 2, true
+		case '|':
+			return 0, 0, false
+		}
+		return syntax.RdrOut, i + 1, true
+	case '<':
+		switch next(i + 1) {
+		case '&':
+			return syntax.DplIn, i + 2, true
+		case '<', '>':
+			return 0, 0, false
+		}
+		return syntax.RdrIn, i + 1, true
+	case '&':
+		if next(i+1) == '>' {
+			if next(i+2) == '>' {
+				return syntax.AppAll, i + 3, true
+			}
+			return syntax.RdrAll, i + 2, true
+		}
+	}
+	return 0, 0, false
+}
+
 // plainRun returns the end of the run of plainByte characters at i.
 func plainRun(s string, i int) int {
 	for i < len(s) && plainByte(s[i]) {
@@ -766,6 +840,9 @@ type plainBuilder struct {
 	cmds  []plainCmd
 	bins  []plainBin
 	argv  []*syntax.Word
+
+	redirs    []syntax.Redirect
+	redirPtrs []*syntax.Redirect
 }
 
 // pipeline reads commands joined left to right by |.
@@ -780,18 +857,46 @@ func (b *plainBuilder) pipeline() *syntax.Stmt {
 	return s
 }
 
-// command reads the words of a simple command.
+// command reads the words and redirections of a simple command.
 func (b *plainBuilder) command() *syntax.Stmt {
 	first := b.k
-	for b.k < len(b.toks) && b.toks[b.k].op == 0 {
-		b.argv[b.k-first] = b.word(b.toks[b.k])
-		b.k++
+	nargs, nredirs := 0, 0
+	for k := first; k < len(b.toks) && (b.toks[k].op == 0 || b.toks[k].op == opRedir); k++ {
+		if b.toks[k].op == opRedir {
+			nredirs++
+			k++ // its word
+		} else {
+			nargs++
+		}
 	}
-	nw := b.k - first
 	c := &b.cmds[0]
-	c.ce.Args = b.argv[:nw:nw]
-	c.st = syntax.Stmt{Position: plainPos(b.toks[first].start), Cmd: &c.ce}
-	b.argv, b.cmds = b.argv[nw:], b.cmds[1:]
+	b.cmds = b.cmds[1:]
+	args := b.argv[:0:nargs]
+	b.argv = b.argv[nargs:]
+	var redirs []*syntax.Redirect // nil when there is none, as the parser leaves it
+	if nredirs > 0 {
+		redirs = b.redirPtrs[:0:nredirs]
+		b.redirPtrs = b.redirPtrs[nredirs:]
+	}
+	for b.k < len(b.toks) && (b.toks[b.k].op == 0 || b.toks[b.k].op == opRedir) {
+		t := b.toks[b.k]
+		if t.op == 0 {
+			args = append(args, b.word(t))
+			b.k++
+			continue
+		}
+		r := &b.redirs[0]
+		b.redirs = b.redirs[1:]
+		*r = syntax.Redirect{OpPos: plainPos(t.start), Op: t.rop}
+		if t.nStart >= 0 {
+			r.N = b.lit(int(t.nStart), int(t.start))
+		}
+		r.Word = b.word(b.toks[b.k+1])
+		redirs = append(redirs, r)
+		b.k += 2
+	}
+	c.ce.Args = args
+	c.st = syntax.Stmt{Position: plainPos(b.toks[first].start), Cmd: &c.ce, Redirs: redirs}
 	return &c.st
 }
 

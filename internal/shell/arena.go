@@ -149,16 +149,18 @@ type scratch struct {
 	// plainToks are the tokens of the string plainParse reads; the nodes
 	// below are those of the trees it builds, valid until the analysis
 	// ends (nothing in an Analysis points to a node).
-	plainToks  []plainTok
-	plainWords []plainWord
-	wordParts  []syntax.WordPart
-	plainLits  []syntax.Lit
-	plainSqs   []syntax.SglQuoted
-	plainDqs   []plainDbl
-	plainCmds  []plainCmd
-	plainBins  []plainBin
-	wordPtrs   []*syntax.Word
-	stmtPtrs   []*syntax.Stmt
+	plainToks   []plainTok
+	plainWords  []plainWord
+	wordParts   []syntax.WordPart
+	plainLits   []syntax.Lit
+	plainSqs    []syntax.SglQuoted
+	plainDqs    []plainDbl
+	plainCmds   []plainCmd
+	plainBins   []plainBin
+	wordPtrs    []*syntax.Word
+	stmtPtrs    []*syntax.Stmt
+	plainRedirs []syntax.Redirect
+	redirPtrs   []*syntax.Redirect
 }
 
 // plainWord is a word with room for one part, as the parser builds it.
@@ -212,4 +214,6 @@ func (s *scratch) reset() {
 	s.plainBins = rewind(s.plainBins, nil)
 	s.wordPtrs = rewind(s.wordPtrs, nil)
 	s.stmtPtrs = rewind(s.stmtPtrs, nil)
+	s.plainRedirs = rewind(s.plainRedirs, nil)
+	s.redirPtrs = rewind(s.redirPtrs, nil)
 }

@@ -133,6 +133,8 @@ func TestPlainParse(t *testing.T) {
 		strings.Repeat("echo x; ", 20), "grep -rn 'x y' src", `git commit -m "fix: the (a|b) case; it's *done*"`,
 		"echo ''", `echo ""`, `x a'b'c "d"e a''b`, "'git' status", `"" x`, `"if" x`, `x 'a"b' "c'd"`,
 		`x 'a!b#c~d{e}f[g]h*?(i)j<k>l&m|n;o^p\q$r` + "`s'", `x "a!b#c~d{e}f[g]h*?(i)j<k>l&m|n;o^p'q"`,
+		"a > b", "a < b", "go test ./... 2>&1 | tail -20", "a >f b >>g 2>/dev/null 1>&2 0<&3 &>h &>>i <j",
+		"a 'x'>f", "a 2&>f", "a >'f' 2>\"g h\"; b", "a 12>f", "x >&-", "a b>c",
 	} {
 		if !checkPlainParse(t, an, s) {
 			t.Errorf("plainParse left %q to the parser", s)
@@ -144,7 +146,8 @@ func TestPlainParse(t *testing.T) {
 		"a;&b", "a;|b", "a=b", "a=b c", "=x", "if x", "time ls", "coproc x", "function f", "export A", "local a",
 		"declare", "let x", "for", "in x", "then", "else x", "@test x", "a\nb", "a\rb", "a #c", "a 'b", "a \"b",
 		"a \"$b\"", "a \"\\b\"", "a \"`b`\"", "a 'é'", "a '\tb'", "a 'b\nc'", "a='b' c", "'a=b' c", "\"a\"=b c",
-		"time'x' y", "a $b", "a `b`", "a > b", "a < b", "a (b)", "a {b}", "a ~", "a *", "a ?", "a [b]", "a !", "a \\b", "a\x00",
+		"time'x' y", "a $b", "a `b`", "> f a", "2>f a", "a >", "a > | b", "a >>", "a << x", "a <<< x", "a <> f",
+		"a >| f", "a >(b)", "a <(b)", "a 2>", "a > > f", "a >&", "a && > f", "a &>| f", "a (b)", "a {b}", "a ~", "a *", "a ?", "a [b]", "a !", "a \\b", "a\x00",
 		"é", "a\v", strings.Repeat("a ", maxPlainTokens+1), "x " + strings.Repeat("y", maxPlainLen),
 	} {
 		if checkPlainParse(t, an, s) {
@@ -158,7 +161,7 @@ func TestPlainParse(t *testing.T) {
 // character plainParse treats apart, every operator character and the
 // quotes (the other plain characters are in TestPlainParseRandom).
 func TestPlainParseExhaustive(t *testing.T) {
-	const alphabet = "a=+@%-0 \t&|;#!'\"$"
+	const alphabet = "a=+@%-0 \t&|;#!'\"$<>"
 	an := new(analyzer)
 	took := 0
 	var rec func(prefix []byte)
@@ -186,7 +189,8 @@ func TestPlainParseExhaustive(t *testing.T) {
 func TestPlainParseRandom(t *testing.T) {
 	pieces := []string{"git", "status", "-la", "a=b", "--x=y", "if", "in", "time", "then", "%s", "a,b", "u@h:/p", "+x", "./r",
 		"0", " ", "  ", "\t", ";", "&&", "||", "|", "&", "|&", ";;", "!", "#", "'q'", "$x", ">", "x",
-		"'a b'", "''", `""`, `"x y"`, `"$x"`, `"a'b"`, `'a"b'`, "'", `"`, "'if'", `"a=b"`}
+		"'a b'", "''", `""`, `"x y"`, `"$x"`, `"a'b"`, `'a"b'`, "'", `"`, "'if'", `"a=b"`,
+		">", ">>", "<", "2>&1", "2>", ">&", "&>", "<<", "<&", "1"}
 	an := new(analyzer)
 	rng := rand.New(rand.NewPCG(3, 4))
 	took := 0
