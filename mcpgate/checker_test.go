@@ -176,6 +176,8 @@ func TestCheckerVisibility(t *testing.T) {
 		{"batch fails", &fakeChecker{e: e, visErr: errors.New("unreachable")}, nil},
 		{"tool by tool", visChecker{plainChecker{e}}, byPolicy},
 		{"no visibility", plainChecker{e}, all},
+		{"per session", &sessionChecker{base: e}, byPolicy},
+		{"per session fails", &sessionChecker{base: e, fail: errors.New("unreachable")}, nil},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {

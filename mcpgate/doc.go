@@ -57,7 +57,10 @@
 // ([ToolVisibility]); a tool it leaves out is hidden, and when it cannot
 // say, no tool is listed and the proxy logs why (fail closed: a hidden
 // tool's definition never reaches the model; the listing is filtered again
-// as soon as the Checker answers). An ask of the Checker's is first offered to its
+// as soon as the Checker answers). A Checker that answers per session
+// ([SessionToolVisibility]) is asked per session instead: each session is
+// shown what its own rules show it, and calling a tool it is not shown is
+// the JSON-RPC "hidden" error. An ask of the Checker's is first offered to its
 // out-of-band approval ([ApprovalWaiter]: a person answers it on the
 // service, within a bound); what stands after is put to the client's user
 // as above, and a client that cannot be asked is denied with how to

@@ -11,6 +11,7 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -31,13 +32,29 @@ type Checker = toolgate.Checker
 // listing at once which tools the model is shown (a remote decision
 // service answers in one request). The proxy asks it each time it filters
 // a server's tools. A tool the answer leaves out, or every tool when the
-// error is not nil, is listed: visibility is no authorisation, and each
-// call of a listed tool is still decided by the Checker.
+// error is not nil, is hidden (fail closed). Visibility is no
+// authorisation: each call of a listed tool is still decided by the
+// Checker.
 //
 // A Checker that implements [toolgate.Visibility] instead is asked
 // ExposeToModel tool by tool; one that implements neither shows every tool.
 type ToolVisibility interface {
 	ExposedTools(ctx context.Context, tools []string) (map[string]bool, error)
+}
+
+// SessionToolVisibility is implemented by a [Checker] that keeps rules per
+// session (a decision service's session rules) and can say which tools one
+// session's model is shown, counting that session's own rules as its
+// decisions do. With it the proxy lists per session: every tool that pins
+// and names allow is registered, each session's tools/list shows what the
+// Checker shows that session, and a call of a tool the session is not
+// shown is the JSON-RPC "hidden" error. A session rule that allows a tool
+// the policy hides thus shows it to that session only. When the Checker
+// cannot answer, the session is shown no tool (fail closed), and is told
+// the list changed once the answer does. It takes the place of
+// [ToolVisibility], which a Checker may implement as well.
+type SessionToolVisibility interface {
+	SessionExposedTools(ctx context.Context, session string, tools []string) (map[string]bool, error)
 }
 
 // ApprovalWaiter is implemented by a [Checker] whose asks become durable
@@ -294,6 +311,9 @@ func (p *policy) visibility(ctx context.Context, tools []string) (func(string) b
 		return p.visible, nil
 	}
 	switch v := p.chk.(type) {
+	case SessionToolVisibility:
+		// Filtered per session (sessions.go), not here.
+		return func(string) bool { return true }, nil
 	case ToolVisibility:
 		shown, err := func() (m map[string]bool, err error) {
 			defer func() {
@@ -321,6 +341,40 @@ func (p *policy) visibility(ctx context.Context, tools []string) (func(string) b
 		}, nil
 	}
 	return func(string) bool { return true }, nil
+}
+
+// perSession reports whether the checker says per session which tools
+// are shown ([SessionToolVisibility]).
+func (p *policy) perSession() bool {
+	_, ok := p.chk.(SessionToolVisibility)
+	return p.e == nil && ok
+}
+
+// sessionShown asks the checker which of tools (rule names) it shows the
+// downstream session (its id, or the proxy's own for a session without
+// one). An error, or a panic, hides them all.
+func (p *policy) sessionShown(ctx context.Context, session string, tools []string) (shown map[string]bool, err error) {
+	v, ok := p.chk.(SessionToolVisibility)
+	if p.e != nil || !ok {
+		return nil, errors.New("the policy does not answer per session")
+	}
+	if session == "" {
+		session = p.session
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			shown, err = nil, fmt.Errorf("the checker failed: %v", r)
+		}
+	}()
+	shown, err = v.SessionExposedTools(ctx, session, tools)
+	if err != nil {
+		return nil, err
+	}
+	out := make(map[string]bool, len(tools))
+	for _, t := range tools {
+		out[t] = shown[t] // a tool the answer leaves out is hidden
+	}
+	return out, nil
 }
 
 // revision identifies the policy in force ("" if unknown).

@@ -103,6 +103,9 @@ type Proxy struct {
 	promptDefs   map[string]string     // downstream prompt name → its definition, as JSON
 	resourceDefs map[string]string     // resource URI (or "template " + URI template) → its definition
 	templates    map[string]*upstream  // URI template → server
+
+	viewsMu sync.Mutex
+	views   map[string]*sessionView // downstream session → what it was shown (sessions.go)
 }
 
 // hiddenTool is a tool the proxy does not offer, and why.
@@ -181,7 +184,8 @@ func New(options *Options) (*Proxy, error) {
 	}
 	p := &Proxy{opts: opts, lock: opts.Lock, policy: pol, state: st,
 		byName: map[string]*upstream{}, exposed: map[string]*toolEntry{}, hidden: map[string]hiddenTool{},
-		resources: map[string]string{}, prompts: map[string]string{}, promptDefs: map[string]string{}, resourceDefs: map[string]string{}, templates: map[string]*upstream{}}
+		resources: map[string]string{}, prompts: map[string]string{}, promptDefs: map[string]string{}, resourceDefs: map[string]string{}, templates: map[string]*upstream{},
+		views: map[string]*sessionView{}}
 	for _, s := range opts.Servers {
 		if err := ValidServerName(s.Name); err != nil {
 			return nil, fmt.Errorf("mcpgate: %v", err)
@@ -271,6 +275,7 @@ func (p *Proxy) Refilter(ctx context.Context) {
 			p.logf("%v", err)
 		}
 	}
+	p.recheckSessions(ctx)
 }
 
 // SetLock puts other pins in force (a lock file a person just rewrote
@@ -478,12 +483,17 @@ func (p *Proxy) exposeTools(u *upstream, tools []*mcp.Tool, visible func(string)
 	}
 	slices.SortFunc(add, func(a, b *toolEntry) int { return strings.Compare(a.name, b.name) })
 	for _, e := range add {
-		t := *e.tool
-		t.Name = e.name
-		p.server.AddTool(&t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-			return p.callTool(ctx, req, e), nil
-		})
+		p.register(e)
 	}
+}
+
+// register offers an exposed tool downstream, under its downstream name.
+func (p *Proxy) register(e *toolEntry) {
+	t := *e.tool
+	t.Name = e.name
+	p.server.AddTool(&t, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		return p.callTool(ctx, req, e), nil
+	})
 }
 
 // entry returns the exposed tool of that name, as exposed now.
@@ -494,14 +504,17 @@ func (p *Proxy) entry(name string) *toolEntry {
 }
 
 // middleware refuses calls of hidden tools with a JSON-RPC error that says
-// why, before the SDK's own "unknown tool".
+// why, before the SDK's own "unknown tool"; with a Checker that answers per
+// session, it also filters each session's tools/list, and refuses the
+// calls of tools the session is not shown (sessions.go).
 func (p *Proxy) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
-		if method == "tools/call" {
+		switch method {
+		case "tools/call":
 			if params, ok := req.GetParams().(*mcp.CallToolParamsRaw); ok {
 				p.mu.Lock()
 				h, hidden := p.hidden[params.Name]
-				_, shown := p.exposed[params.Name]
+				e, shown := p.exposed[params.Name]
 				p.mu.Unlock()
 				why := h.why
 				if hidden || !shown {
@@ -510,6 +523,22 @@ func (p *Proxy) middleware(next mcp.MethodHandler) mcp.MethodHandler {
 					}
 					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams, Message: why}
 				}
+				if p.policy.perSession() && !p.shownToSession(ctx, sessionOf(req), e.rule) {
+					return nil, &jsonrpc.Error{Code: jsonrpc.CodeInvalidParams,
+						Message: fmt.Sprintf("tool %s is hidden by the policy for this session", e.rule)}
+				}
+			}
+		case "tools/list":
+			if p.policy.perSession() {
+				res, err := next(ctx, method, req)
+				if err != nil {
+					return res, err
+				}
+				lr, ok := res.(*mcp.ListToolsResult)
+				if !ok || lr == nil {
+					return &mcp.ListToolsResult{Tools: []*mcp.Tool{}}, nil
+				}
+				return p.listFor(ctx, sessionOf(req), lr), nil
 			}
 		}
 		return next(ctx, method, req)

@@ -195,14 +195,22 @@ func (c *Client) DecideWait(ctx context.Context, call Call, wait time.Duration) 
 	}
 }
 
-// ExposedTools asks the service which of tools its policy shows to a
-// model (POST /v1/visibility), and under which revision.
+// ExposedTools asks the service which of tools its policy, with the rules
+// for every session, shows to a model (POST /v1/visibility), and under
+// which revision.
 func (c *Client) ExposedTools(ctx context.Context, tools []string) (VisibilityAnswer, error) {
+	return c.SessionExposedTools(ctx, "", tools)
+}
+
+// SessionExposedTools is ExposedTools for one session: the answer also
+// counts the session's own rules, as the session's decisions do. An empty
+// session is ExposedTools.
+func (c *Client) SessionExposedTools(ctx context.Context, session string, tools []string) (VisibilityAnswer, error) {
 	var out VisibilityAnswer
 	if tools == nil {
 		tools = []string{}
 	}
-	if err := c.do(ctx, http.MethodPost, "/v1/visibility", visibilityRequest{Tools: tools}, &out); err != nil {
+	if err := c.do(ctx, http.MethodPost, "/v1/visibility", visibilityRequest{Tools: tools, Session: session}, &out); err != nil {
 		return VisibilityAnswer{}, err
 	}
 	if out.Revision == "" || out.Tools == nil {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"os"
 	"strings"
 	"testing"
@@ -38,7 +39,7 @@ func TestVisibility(t *testing.T) {
 		{"approver", e.approver, body, 403, "may not do this"},
 		{"no token", "", body, 401, "bearer token"},
 		{"malformed", e.agent, `{"tools":"mcp__fs__read_file"}`, 400, "malformed"},
-		{"unknown key", e.agent, `{"tools":[],"session":"s"}`, 400, "malformed"},
+		{"unknown key", e.agent, `{"tools":[],"sessions":"s"}`, 400, "malformed"},
 		{"too many", e.agent, `{"tools":[` + strings.Repeat(`"a",`, maxVisibilityTools) + `"a"]}`, 413, "over 10000 tools"},
 		{"none", e.agent, `{"tools":[]}`, 200, `"tools":{}`},
 	}
@@ -60,6 +61,37 @@ func TestVisibility(t *testing.T) {
 	if _, err := (&Client{URL: e.ts.URL, Token: e.approver}).ExposedTools(context.Background(), nil); err == nil || !strings.Contains(err.Error(), "403") {
 		t.Errorf("ExposedTools with an approver's token: %v", err)
 	}
+
+	// A session's own rules count for that session only: an allow shows a
+	// tool the policy hides, a deny of the whole tool hides one it shows.
+	for _, rl := range []string{
+		`{"session":"s1","effect":"allow","rule":"mcp__fs__other"}`,
+		`{"session":"s1","effect":"deny","rule":"mcp__fs__write_file"}`,
+	} {
+		if code, text := e.do("POST", "/v1/session-rules", e.admin, rl); code != 200 {
+			t.Fatalf("adding %s: %d %s", rl, code, text)
+		}
+	}
+	tools := []string{"mcp__fs__other", "mcp__fs__write_file", "mcp__fs__read_file"}
+	for session, want := range map[string]map[string]bool{
+		"s1": {"mcp__fs__other": true, "mcp__fs__write_file": false, "mcp__fs__read_file": true},
+		"s2": {"mcp__fs__other": false, "mcp__fs__write_file": true, "mcp__fs__read_file": true},
+		"":   {"mcp__fs__other": false, "mcp__fs__write_file": true, "mcp__fs__read_file": true},
+	} {
+		ans, err := c.SessionExposedTools(context.Background(), session, tools)
+		if err != nil || ans.Revision != e.srv.Revision() || !maps.Equal(ans.Tools, want) {
+			t.Errorf("SessionExposedTools(%q) = %+v, %v\nwant %v", session, ans, err, want)
+		}
+		// The session's decisions agree with what it is shown.
+		d, _, err := c.DecideContext(context.Background(), Call{Tool: "mcp__fs__other", Session: session, Cwd: "/work"})
+		if err != nil || (d.Outcome == toolgate.Allow) != want["mcp__fs__other"] {
+			t.Errorf("session %q: mcp__fs__other decided %v, %v", session, d.Outcome, err)
+		}
+	}
+	if base, err := c.ExposedTools(context.Background(), tools); err != nil || base.Tools["mcp__fs__other"] {
+		t.Errorf("ExposedTools after s1's rules = %+v, %v", base, err)
+	}
+
 	info, err := c.Policy(context.Background())
 	if err != nil || info.Revision != e.srv.Revision() {
 		t.Errorf("Policy = %+v, %v", info, err)

@@ -38,6 +38,9 @@ var (
 	_ mcpgate.Checker        = (*mcpRemote)(nil)
 	_ mcpgate.ToolVisibility = (*mcpRemote)(nil)
 	_ mcpgate.ApprovalWaiter = (*mcpRemote)(nil)
+	// Listings per session: a session rule shows or hides a tool for its
+	// session only.
+	_ mcpgate.SessionToolVisibility = (*mcpRemote)(nil)
 )
 
 func (r *mcpRemote) noteRevision(rev string) {
@@ -84,6 +87,19 @@ func approvalPending(a *serve.ApprovalRef) string {
 // ExposedTools asks the service which tools its policy shows.
 func (r *mcpRemote) ExposedTools(ctx context.Context, tools []string) (map[string]bool, error) {
 	ans, err := r.client.ExposedTools(ctx, tools)
+	if err != nil {
+		r.listed.Store(nil)
+		return nil, fmt.Errorf("the toolgate server: %v", err)
+	}
+	r.noteRevision(ans.Revision)
+	r.listed.Store(&ans.Revision)
+	return ans.Tools, nil
+}
+
+// SessionExposedTools asks the service which tools its policy and the
+// session's own rules show the session.
+func (r *mcpRemote) SessionExposedTools(ctx context.Context, session string, tools []string) (map[string]bool, error) {
+	ans, err := r.client.SessionExposedTools(ctx, session, tools)
 	if err != nil {
 		r.listed.Store(nil)
 		return nil, fmt.Errorf("the toolgate server: %v", err)
