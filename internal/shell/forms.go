@@ -296,6 +296,14 @@ func (an *analyzer) runsForms(c *Command, f []wordInfo) [][]wordInfo {
 	// is quoted into a script, so that it is read as a command of its
 	// own, as a script's are.
 	command := func(ws []wordInfo) {
+		// Leading NAME=value words set the command's environment
+		// (cross-env A=1 cmd); for deny the command is what follows, and
+		// the values are read as assigned values are.
+		for len(ws) > 1 && ws[0].Static && isAssignWord(ws[0].Value) {
+			name, value, _ := strings.Cut(ws[0].Value, "=")
+			an.readAssigned(name, value, c.Depth+1, c.Dir)
+			ws = ws[1:]
+		}
 		if len(ws) == 0 || ws[0].Static && strings.HasPrefix(ws[0].Value, "-") {
 			return // no command: a reading that took an option's value for the image
 		}

@@ -104,6 +104,43 @@ func init() {
 	r("nvm/exec", runner{skip: 1})
 	r("bun/exec", runner{joined: true})
 	r("busybox toybox", runner{})
+	// Watchers, benchmarks and process runners.
+	r("entr", runner{noArg: "acdnprsz", joined: true})
+	r("concurrently", runner{each: true})
+	r("nodemon", runner{scripts: " --exec -x ", optsOnly: true})
+	r("watchexec", runner{withArg: "wefisdE", longArg: " --watch --exts --filter --ignore --signal --debounce --shell --env --workdir --delay-run --poll --on-busy-update ", joined: true})
+	r("hyperfine", runner{each: true, scripts: " --prepare -p --setup -s --cleanup -c --conclude ", withArg: "wmMrPLDSuoin", longArg: " --warmup --min-runs --max-runs --runs --parameter-scan --parameter-step-size --parameter-list --shell --style --sort --time-unit --export-asciidoc --export-csv --export-json --export-markdown --export-orgmode --output --reference --command-name --input "})
+	r("valgrind rr/record prlimit catchsegv", runner{})
+	r("perf/record,stat,trace", runner{withArg: "eopcFgGCtuPjmrIDzM", longArg: " --event --output --pid --cpu --freq --call-graph --cgroup --tid --uid --mmap-pages --repeat --delay "})
+	r("lldb", runner{after: " -- ", optsOnly: true})
+	r("setarch", runner{skip: 1})
+	r("cgexec", runner{withArg: "g"})
+	r("systemd-inhibit", runner{longArg: " --what --who --why --mode "})
+	r("torsocks proxychains proxychains4 tsocks", runner{withArg: "fupaP", noArg: "iqd"})
+	r("nq tsp", runner{})
+	r("pueue/add", runner{joined: true})
+	r("zellij/run", runner{after: " -- ", optsOnly: true})
+	r("xterm konsole alacritty kitty urxvt terminator", runner{after: " -e -x ", optsOnly: true})
+	r("gnome-terminal", runner{after: " -- -e -x ", optsOnly: true})
+	r("ssh-agent", runner{withArg: "aEPt", noArg: "cDdkls"})
+	r("sshpass", runner{withArg: "pfdP", noArg: "ev"})
+	r("mosh", runner{after: " -- ", optsOnly: true})
+	r("ip/netns", runner{skip: 2})
+	// Remote execution.
+	r("pdsh clush", runner{withArg: "wxgXlRtufF", joined: true})
+	r("pssh parallel-ssh", runner{withArg: "hHlpotxXOe", noArg: "iIAvP", joined: true})
+	r("ansible", runner{scripts: " -a --args ", optsOnly: true})
+	r("az/vm", runner{scripts: " --scripts ", optsOnly: true})
+	r("fly/ssh flyctl/ssh", runner{scripts: " -C --command ", optsOnly: true})
+	r("heroku/run railway/run", runner{withArg: "aser"})
+	// Secret managers and environment loaders that run a command.
+	r("doppler/run", runner{scripts: " --command ", after: " -- ", optsOnly: true})
+	r("op/run infisical/run dotenvx/run teller/run chamber/exec", runner{after: " -- ", optsOnly: true})
+	r("aws-vault/exec", runner{skip: 1, withArg: "dtr", longArg: " --duration --region --mfa-token --prompt ", longNo: " --no-session --json --server --ec2-server --ecs-server --stdout --lazy "})
+	r("dotenv", runner{withArg: "ecv"})
+	r("env-cmd", runner{withArg: "fre", longArg: " --file --rc-file --environments "})
+	r("cross-env cross-env-shell summon", runner{})
+	r("sops/exec-env,exec-file", runner{skip: 1, joined: true})
 	r("man", runner{runs: " -P --pager -H --html "})
 	r("zip", runner{runs: " -TT --unzip-command "})
 	r("make gmake bmake", runner{code: " --eval -E ", assigns: true, stdin: " -f --file --makefile "})
@@ -114,7 +151,7 @@ func init() {
 	r("curl", runner{code: " -K --config "})
 	r("wget", runner{code: " -e --execute --config "})
 	r("vim vi nvim view ex vimdiff gvim", runner{code: " -c --cmd "})
-	r("gdb", runner{code: " -ex --ex -eval-command --eval-command -iex --init-eval-command "})
+	r("gdb", runner{code: " -ex --ex -eval-command --eval-command -iex --init-eval-command ", after: " --args "})
 	r("expect", runner{code: " -c "})
 	r("emacs", runner{code: " --eval -eval --execute "})
 }
@@ -189,19 +226,9 @@ func (an *analyzer) runnerForms(c *Command, f []wordInfo, command func([]wordInf
 	if rn.code != "" || rn.runs != "" || rn.optsOnly {
 		return // the command is given by options only
 	}
-	for _, p := range operandStarts(f, i, rn.withArg, rn.noArg, rn.longArg, rn.longNo) {
-		if rn.dash {
-			// operandStarts may have stopped at the -- already.
-			if afterDash := f[p-1].Static && f[p-1].Value == "--"; !afterDash {
-				if p = dashAt(f, p); p < 0 {
-					continue
-				}
-			}
-		} else {
-			p += rn.skip
-		}
+	emit := func(p int) {
 		if p >= len(f) {
-			continue
+			return
 		}
 		switch {
 		case rn.each:
@@ -214,6 +241,28 @@ func (an *analyzer) runnerForms(c *Command, f []wordInfo, command func([]wordInf
 			}
 		default:
 			command(f[p:])
+		}
+	}
+	for _, p := range operandStarts(f, i, rn.withArg, rn.noArg, rn.longArg, rn.longNo) {
+		switch {
+		case rn.dash:
+			// operandStarts may have stopped at the -- already.
+			if afterDash := f[p-1].Static && f[p-1].Value == "--"; !afterDash {
+				p = dashAt(f, p)
+			}
+			if p >= 0 {
+				emit(p)
+			}
+		case rn.skip > 0:
+			// Options may also follow the operands skipped (GNU
+			// permutation): aws-vault exec PROFILE -- CMD.
+			if p+rn.skip < len(f) {
+				for _, q := range operandStarts(f, p+rn.skip, rn.withArg, rn.noArg, rn.longArg, rn.longNo) {
+					emit(q)
+				}
+			}
+		default:
+			emit(p)
 		}
 	}
 }
