@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"path"
 	"slices"
 	"strings"
 )
@@ -1885,6 +1886,7 @@ func (in *inspector) copy(a *argv) bool {
 	}
 	if n == "ln" {
 		in.read(srcs...)
+		in.linkTargets(a, srcs)
 		return false
 	}
 	if n == "mv" {
@@ -1902,6 +1904,39 @@ func (in *inspector) copy(a *argv) bool {
 	}
 	in.read(a.vals("--exclude-from", "--include-from", "--files-from", "--password-file")...)
 	return false
+}
+
+// linkTargets reads, for ln -s, where a relative target leads: the
+// kernel resolves it from the link's directory, not the working directory
+// (ln -s ../.env a/e links a/e to ./.env). The link's directory is the -t
+// directory, or the last operand (a directory the link is made in) or its
+// parent (the link's own name): each is read.
+func (in *inspector) linkTargets(a *argv, srcs []wordInfo) {
+	if !a.has("-s", "--symbolic") || a.has("-r", "--relative") {
+		return
+	}
+	var dirs []string
+	if t := a.vals("-t", "--target-directory"); len(t) > 0 {
+		for _, w := range t {
+			if w.Static {
+				dirs = append(dirs, w.Value)
+			}
+		}
+	} else if len(a.ops) > 1 {
+		if last := a.ops[len(a.ops)-1]; last.Static {
+			dirs = append(dirs, last.Value, path.Dir(last.Value))
+		}
+	}
+	for _, s := range srcs {
+		if !s.Static || strings.HasPrefix(s.Value, "/") || strings.HasPrefix(s.Value, "~") {
+			continue
+		}
+		for _, d := range dirs {
+			if d != "." && d != "" {
+				in.read(staticWord(path.Join(d, s.Value)))
+			}
+		}
+	}
 }
 
 func remoteSpec(v string) bool {

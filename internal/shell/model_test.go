@@ -349,6 +349,9 @@ func TestModelReadsWrites(t *testing.T) {
 		{src: "op run --env-file=.env -- rm -rf x", forms: []string{"rm -rf x"}},
 		{src: "cross-env NODE_ENV=x rm -rf x", forms: []string{"rm -rf x"}},
 		{src: "xterm -e rm -rf x", forms: []string{"rm -rf x"}},
+		// A relative symlink target is resolved from the link's directory.
+		{src: "ln -s ../secrets/key a/k", reads: []string{"/p/secrets/key"}},
+		{src: "ln -s -t a ../secrets/key", reads: []string{"/p/secrets/key"}},
 		{src: "kubectl exec pod -- rm -rf x", forms: []string{"rm -rf x"}},
 		{src: "ssh -p 22 host 'rm -rf x'", forms: []string{"rm -rf x"}},
 		{src: "ssh -o ProxyCommand='rm -rf x' host", forms: []string{"rm -rf x"}},
