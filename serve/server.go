@@ -473,8 +473,14 @@ func (s *Server) logWriter() {
 	}
 	// Collect for up to logLinger after the first entry, so that one
 	// transaction carries many entries: a commit per decision would cost
-	// more than the decision.
-	const logLinger = 20 * time.Millisecond
+	// more than the decision. Not much longer, because the batch is
+	// written in one go on one of the cores that answer requests: at
+	// 30,000 decisions/s a 20 ms batch was about 2 ms of CPU at a stretch,
+	// and the answers that waited behind it made much of the latency tail
+	// (with the log off, wrk's p90 halved); a 5 ms batch is about 0.5 ms.
+	// SQLite's CPU per entry is nearly the same (150-entry batches 4.1 µs,
+	// 600-entry 3.8 µs).
+	const logLinger = 5 * time.Millisecond
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	for e := range s.logq {
