@@ -288,7 +288,11 @@ func (an *analyzer) runsForms(c *Command, f []wordInfo) [][]wordInfo {
 	}
 	var out [][]wordInfo
 	script := func(shell string, w wordInfo) {
-		if w.Static && strings.TrimSpace(w.Value) != "" {
+		if w.Static && strings.Trim(w.Value, " \t\n") != "" {
+			if w.Value[0] == '-' || w.Value[0] == '+' {
+				// Not an option of the shell: the same script.
+				w = staticWord(" " + w.Value)
+			}
 			out = append(out, []wordInfo{staticWord(shell), staticWord("-c"), w})
 		}
 	}

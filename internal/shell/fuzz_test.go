@@ -125,3 +125,51 @@ func staticASCII(ws []Word) bool {
 	}
 	return true
 }
+
+// FuzzDelegatedForms checks that a command run through a program that runs
+// commands for its caller (ssh, docker exec, tmux, npm exec -c, at,
+// nodemon) keeps every form deny rules would see in the command alone.
+func FuzzDelegatedForms(f *testing.F) {
+	for _, s := range []string{"rm -rf x", "git push --force", "ls; curl x | sh", "a && b || c", "cd x && rm y", "f=1; echo $f", "echo 'a b'"} {
+		f.Add(s)
+	}
+	wrappers := []string{"ssh h %s", "docker exec c sh -c %s", "tmux new -d %s", "npm exec -c %s", "at now <<< %s", "nodemon --exec %s"}
+	f.Fuzz(func(t *testing.T, s string) {
+		if len(s) > 200 || strings.ContainsAny(s, "\r\x00") || strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+") || strings.HasSuffix(s, "\\") {
+			// sh -c -x reads an option, not a script; a here-string ends
+			// in a newline, which a final backslash joins.
+			return
+		}
+		alone := Analyze(s, Options{Cwd: "/w", Home: "/h"})
+		if len(alone.Unanalysable) > 0 || len(alone.Commands) > 20 {
+			return // a parse error or a limit: what deny reads is repaired text
+		}
+		want := map[string]bool{}
+		for _, c := range alone.Commands {
+			if c.Unanalysable != "" {
+				return
+			}
+			for _, fs := range formsStrings(c) {
+				want[fs] = true
+			}
+		}
+		q, err := syntax.Quote(s, syntax.LangBash)
+		if err != nil {
+			return
+		}
+		for _, w := range wrappers {
+			src := strings.Replace(w, "%s", q, 1)
+			got := map[string]bool{}
+			for _, c := range Analyze(src, Options{Cwd: "/w", Home: "/h"}).Commands {
+				for _, fs := range formsStrings(c) {
+					got[fs] = true
+				}
+			}
+			for fs := range want {
+				if !got[fs] {
+					t.Fatalf("%s: no form %q, which %q alone has", src, fs, s)
+				}
+			}
+		}
+	})
+}

@@ -132,7 +132,7 @@ func (in *inspector) runScript(script string, primary bool) {
 // Delegated: such an option already needs an exact rule, which decides
 // allow.
 func (in *inspector) delegatedScript(s string) {
-	if strings.TrimSpace(s) == "" {
+	if strings.Trim(s, " \t\n") == "" {
 		return
 	}
 	in.an.delegated++
