@@ -21,7 +21,9 @@ import (
 //     SDK (one tool that passes the call on, no decision, no audit), which
 //     calls the upstream: the floor of any proxy built on the SDK;
 //   - BenchmarkCallProxied: a client calling the proxy, which calls the
-//     upstream.
+//     upstream; both hops as over stdio, with the proxy's own framing on
+//     its ends (NewIOTransport, commandTransport) and the SDK's on the
+//     client's and the server's.
 //
 // Proxied minus Direct is the proxy's own cost; Relay minus Direct is the
 // part of it that is the SDK's second JSON-RPC hop, Proxied minus Relay the
@@ -195,7 +197,20 @@ func newBenchFixture(b *testing.B) *fixture {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { p.Close() })
-	return &fixture{proxy: p, cs: benchClient(b, p.Server())}
+	// The client reaches the proxy as a stdio client does: the proxy's
+	// framing (NewIOTransport) on its end of a pipe, the SDK's on the
+	// client's.
+	x, y := net.Pipe()
+	ctx := context.Background()
+	if _, err := p.Server().Connect(ctx, NewIOTransport(x, x), nil); err != nil {
+		b.Fatal(err)
+	}
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench"}, nil).Connect(ctx, &mcp.IOTransport{Reader: y, Writer: y}, nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() { cs.Close() })
+	return &fixture{proxy: p, cs: cs}
 }
 
 // discardSink stores nothing, and never fails.

@@ -1,12 +1,13 @@
 package mcpgate
 
-// The proxy's own stdio framing for the servers it starts. The SDK's
-// CommandTransport reads each message with encoding/json and then decodes
-// it twice or three times more (as a batch, as a message, a request's
-// method name), each time through a decoder that allocates a 32 KB buffer:
-// most of the bytes, and much of the garbage collection, of a relayed
-// call. lineConn reads each message once more, with encoding/json, into
-// the SDK's own message types, so the SDK sees what it would have decoded.
+// The proxy's own stdio framing: for the servers it starts, and for a
+// client on its standard input and output. The SDK's stdio connection
+// reads each message with encoding/json and then decodes it twice or three
+// times more (as a batch, as a message, a request's method name), each
+// time through a decoder that allocates a 32 KB buffer: most of the bytes,
+// and much of the garbage collection, of a relayed call. lineConn reads
+// each message once more, with encoding/json, into the SDK's own message
+// types, so the SDK sees what it would have decoded.
 // It is a transport (mcp.Transport and mcp.Connection are the SDK's public
 // extension points), not a second MCP implementation: sessions,
 // requests and results are still the SDK's.
@@ -102,8 +103,26 @@ func (p *processRWC) Close() error {
 	return errors.New("the server's process does not exit")
 }
 
-// pipeTransport is a lineConn over an existing stream (tests, and
-// benchmarks, over net.Pipe).
+// NewIOTransport returns a transport that speaks newline-delimited
+// JSON-RPC over r and w, as mcp.IOTransport does, with the proxy's own
+// framing (it reads each message with fewer decodes than the SDK's): for
+// serving the proxy to a client on standard input and output. Closing the
+// connection closes r and w. It may be connected once.
+func NewIOTransport(r io.ReadCloser, w io.WriteCloser) mcp.Transport {
+	return pipeTransport{readWriteCloser{r, w}}
+}
+
+// readWriteCloser joins a reader and a writer; Close closes both.
+type readWriteCloser struct {
+	r io.ReadCloser
+	w io.WriteCloser
+}
+
+func (c readWriteCloser) Read(p []byte) (int, error)  { return c.r.Read(p) }
+func (c readWriteCloser) Write(p []byte) (int, error) { return c.w.Write(p) }
+func (c readWriteCloser) Close() error                { return errors.Join(c.r.Close(), c.w.Close()) }
+
+// pipeTransport is a lineConn over an existing stream.
 type pipeTransport struct{ rwc io.ReadWriteCloser }
 
 func (t pipeTransport) Connect(context.Context) (mcp.Connection, error) {
@@ -112,19 +131,37 @@ func (t pipeTransport) Connect(context.Context) (mcp.Connection, error) {
 
 // lineConn is a JSON-RPC connection over newline-delimited JSON. A
 // message that cannot be read ends the connection, as it does the SDK's.
+// A batch (a JSON array of messages, which MCP allowed before 2025-06-18)
+// is read message by message, and the responses to its calls are written
+// together as one array once the last is ready, as the SDK's connection
+// does; unlike it, a batch is read whatever protocol the session speaks
+// (the connection is not told), and a notification in a batch waits for no
+// response. Each message of a batch is handled, and each call decided, on
+// its own.
 type lineConn struct {
 	rwc       io.ReadWriteCloser
 	incoming  chan frame
+	queue     []jsonrpc.Message // the rest of the last batch (Read only)
 	closed    chan struct{}
 	closeOnce sync.Once
 	closeErr  error
 	writeMu   sync.Mutex
+
+	batchMu sync.Mutex
+	batches map[jsonrpc.ID]*batch // a batch's calls not yet answered
 }
 
-// frame is one message read, or why none could be.
+// frame is what one line held: a message, a batch, or why it is neither.
 type frame struct {
-	msg jsonrpc.Message
-	err error
+	msgs []jsonrpc.Message
+	err  error
+}
+
+// batch gathers the responses to the calls of one batch read.
+type batch struct {
+	index     map[jsonrpc.ID]int // call id → its place in responses
+	left      int
+	responses []*jsonrpc.Response
 }
 
 func newLineConn(rwc io.ReadWriteCloser) *lineConn {
@@ -149,12 +186,12 @@ func (c *lineConn) readLoop() {
 				err = rerr
 			}
 		}
-		var msg jsonrpc.Message
+		var msgs []jsonrpc.Message
 		if err == nil {
-			msg, err = decodeMessage(raw)
+			msgs, err = c.decodeFrame(raw)
 		}
 		select {
-		case c.incoming <- frame{msg, err}:
+		case c.incoming <- frame{msgs, err}:
 		case <-c.closed:
 			return
 		}
@@ -172,14 +209,91 @@ func (c *lineConn) Read(ctx context.Context) (jsonrpc.Message, error) {
 		return nil, ctx.Err()
 	default:
 	}
+	if len(c.queue) > 0 {
+		m := c.queue[0]
+		c.queue = c.queue[1:]
+		return m, nil
+	}
 	select {
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	case f := <-c.incoming:
-		return f.msg, f.err
+		if f.err != nil {
+			return nil, f.err
+		}
+		c.queue = f.msgs[1:]
+		return f.msgs[0], nil
 	case <-c.closed:
 		return nil, io.EOF
 	}
+}
+
+// decodeFrame reads one line's value: a message, or a batch of them (whose
+// calls it records, to answer them together).
+func (c *lineConn) decodeFrame(raw []byte) ([]jsonrpc.Message, error) {
+	if b := bytes.TrimLeft(raw, " \t\r\n"); len(b) == 0 || b[0] != '[' {
+		m, err := decodeMessage(raw)
+		if err != nil {
+			return nil, err
+		}
+		return []jsonrpc.Message{m}, nil
+	}
+	var raws []json.RawMessage
+	if err := json.Unmarshal(raw, &raws); err != nil {
+		return nil, fmt.Errorf("unmarshaling jsonrpc batch: %v", err)
+	}
+	if len(raws) == 0 {
+		return nil, errors.New("empty batch")
+	}
+	msgs := make([]jsonrpc.Message, 0, len(raws))
+	b := &batch{index: map[jsonrpc.ID]int{}}
+	for _, r := range raws {
+		m, err := decodeMessage(r)
+		if err != nil {
+			return nil, err
+		}
+		if req, ok := m.(*jsonrpc.Request); ok && req.IsCall() {
+			if _, dup := b.index[req.ID]; dup {
+				return nil, fmt.Errorf("duplicate message ID %v in a batch", req.ID.Raw())
+			}
+			b.index[req.ID] = len(b.responses)
+			b.responses = append(b.responses, nil)
+		}
+		msgs = append(msgs, m)
+	}
+	if b.left = len(b.responses); b.left > 0 {
+		c.batchMu.Lock()
+		defer c.batchMu.Unlock()
+		for id := range b.index {
+			if _, ok := c.batches[id]; ok {
+				return nil, fmt.Errorf("a batch repeats the ID %v of a call not yet answered", id.Raw())
+			}
+		}
+		if c.batches == nil {
+			c.batches = map[jsonrpc.ID]*batch{}
+		}
+		for id := range b.index {
+			c.batches[id] = b
+		}
+	}
+	return msgs, nil
+}
+
+// inBatch records a response to a call read in a batch. It reports whether
+// it was one, and returns the batch's responses once all are there.
+func (c *lineConn) inBatch(resp *jsonrpc.Response) ([]*jsonrpc.Response, bool) {
+	c.batchMu.Lock()
+	defer c.batchMu.Unlock()
+	b, ok := c.batches[resp.ID]
+	if !ok {
+		return nil, false
+	}
+	delete(c.batches, resp.ID)
+	b.responses[b.index[resp.ID]] = resp
+	if b.left--; b.left > 0 {
+		return nil, true
+	}
+	return b.responses, true
 }
 
 // Write sends one message on its own line.
@@ -189,7 +303,25 @@ func (c *lineConn) Write(ctx context.Context, msg jsonrpc.Message) error {
 		return ctx.Err()
 	default:
 	}
-	data, err := jsonrpc.EncodeMessage(msg)
+	var data []byte
+	var err error
+	if resp, ok := msg.(*jsonrpc.Response); ok {
+		if all, in := c.inBatch(resp); in {
+			if all == nil {
+				return nil // the batch's other calls are not answered yet
+			}
+			raws := make([]json.RawMessage, len(all))
+			for i, r := range all {
+				if raws[i], err = jsonrpc.EncodeMessage(r); err != nil {
+					return fmt.Errorf("marshaling message: %v", err)
+				}
+			}
+			data, err = json.Marshal(raws)
+		}
+	}
+	if data == nil && err == nil {
+		data, err = jsonrpc.EncodeMessage(msg)
+	}
 	if err != nil {
 		return fmt.Errorf("marshaling message: %v", err)
 	}
@@ -237,12 +369,11 @@ func (l *limitReader) Read(p []byte) (int, error) {
 // decodeMessage reads one JSON-RPC message as the SDK's
 // jsonrpc.DecodeMessage does: exact (case-sensitive) member names, the
 // version "2.0", an id that is a number, a string or absent, a request when
-// "method" is present and a response otherwise. A batch (a JSON array) is
-// refused: MCP has no batches since 2025-06-18, and a server has no reason
-// to send one to its client.
+// "method" is present and a response otherwise. An array is not a message
+// (decodeFrame reads batches).
 func decodeMessage(raw []byte) (jsonrpc.Message, error) {
 	if b := bytes.TrimLeft(raw, " \t\r\n"); len(b) > 0 && b[0] == '[' {
-		return nil, errors.New("the server sent a JSON-RPC batch, which MCP does not allow")
+		return nil, errors.New("unmarshaling jsonrpc message: an array is not a message")
 	}
 	var m map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &m); err != nil {

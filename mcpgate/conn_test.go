@@ -1,6 +1,7 @@
 package mcpgate
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -110,6 +111,13 @@ var messageCases = []string{
 	`null`,
 	`"2.0"`,
 	`{"jsonrpc":2,"id":1,"method":"x"}`,
+	// Batches.
+	`[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"n"}]`,
+	`[{"jsonrpc":"2.0","id":1,"result":{}}]`,
+	`[]`,
+	`[[]]`,
+	`[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","id":1.0,"method":"b"}]`,
+	`[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"1.0","id":2,"method":"b"}]`,
 }
 
 // TestDecodeMessageLikeSDK checks the proxy's decoder against the SDK's on
@@ -123,9 +131,7 @@ func TestDecodeMessageLikeSDK(t *testing.T) {
 func checkDecodeLikeSDK(t *testing.T, raw []byte) {
 	t.Helper()
 	if b := bytes.TrimLeft(raw, " \t\r\n"); len(b) > 0 && b[0] == '[' {
-		if _, err := decodeMessage(raw); err == nil {
-			t.Errorf("%s: a batch was read", raw)
-		}
+		checkBatchLikeSDK(t, raw)
 		return
 	}
 	want, werr := jsonrpc.DecodeMessage(raw)
@@ -138,6 +144,46 @@ func checkDecodeLikeSDK(t *testing.T, raw []byte) {
 	}
 	if !sameMessage(want, got) {
 		t.Fatalf("%s:\n the SDK: %#v\n the proxy: %#v", raw, want, got)
+	}
+}
+
+// checkBatchLikeSDK checks a batch: read when it is not empty, each of
+// its messages is one the SDK reads, and no call id is repeated; read as
+// the SDK reads each message.
+func checkBatchLikeSDK(t *testing.T, raw []byte) {
+	t.Helper()
+	got, gerr := new(lineConn).decodeFrame(raw)
+	var raws []json.RawMessage
+	ok := json.Unmarshal(raw, &raws) == nil && len(raws) > 0
+	var want []jsonrpc.Message
+	ids := map[jsonrpc.ID]bool{}
+	for _, r := range raws {
+		m, err := jsonrpc.DecodeMessage(r)
+		if err != nil || bytes.HasPrefix(bytes.TrimLeft(r, " \t\r\n"), []byte("[")) {
+			ok = false
+			break
+		}
+		if req, isReq := m.(*jsonrpc.Request); isReq && req.IsCall() {
+			if ids[req.ID] {
+				ok = false
+			}
+			ids[req.ID] = true
+		}
+		want = append(want, m)
+	}
+	if ok != (gerr == nil) {
+		t.Fatalf("%s: read %v (%v), want read %v", raw, gerr == nil, gerr, ok)
+	}
+	if !ok {
+		return
+	}
+	if len(got) != len(want) {
+		t.Fatalf("%s: %d messages, want %d", raw, len(got), len(want))
+	}
+	for i := range got {
+		if !sameMessage(want[i], got[i]) {
+			t.Fatalf("%s: message %d:\n the SDK: %#v\n the proxy: %#v", raw, i, want[i], got[i])
+		}
 	}
 }
 
@@ -201,7 +247,9 @@ func TestLineConn(t *testing.T) {
 
 	for _, bad := range []string{
 		`{"jsonrpc":"2.0","id":1,"result":{}} x` + "\n",
-		`[{"jsonrpc":"2.0","id":1,"result":{}}]` + "\n",
+		"[]\n",
+		`[{"jsonrpc":"2.0","id":1,"result":{}}, 1]` + "\n",
+		`[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","id":1,"method":"b"}]` + "\n",
 		`{"jsonrpc":"2.0","id":1,"Result"` + "\n",
 	} {
 		a, b := net.Pipe()
@@ -211,6 +259,45 @@ func TestLineConn(t *testing.T) {
 			t.Errorf("%q: read %#v", bad, m)
 		}
 		c.Close()
+	}
+}
+
+// TestLineConnBatch: a batch is read message by message, and the answers
+// to its calls go back together, in the calls' order, once all are there.
+func TestLineConnBatch(t *testing.T) {
+	ctx := context.Background()
+	a, b := net.Pipe()
+	c := newLineConn(b)
+	defer c.Close()
+	go io.WriteString(a, `[{"jsonrpc":"2.0","id":1,"method":"ping"},{"jsonrpc":"2.0","method":"notifications/initialized"},{"jsonrpc":"2.0","id":"two","method":"tools/list"}]`+"\n")
+	var calls []*jsonrpc.Request
+	for i := range 3 {
+		m, err := c.Read(ctx)
+		if err != nil {
+			t.Fatalf("message %d: %v", i, err)
+		}
+		if req := m.(*jsonrpc.Request); req.IsCall() {
+			calls = append(calls, req)
+		}
+	}
+	if len(calls) != 2 || calls[0].Method != "ping" || calls[1].Method != "tools/list" {
+		t.Fatalf("calls %v", calls)
+	}
+	done := make(chan string, 1)
+	go func() {
+		line, _ := bufio.NewReader(a).ReadString('\n')
+		done <- line
+	}()
+	// Answered in the other order: nothing is written until both are.
+	if err := c.Write(ctx, &jsonrpc.Response{ID: calls[1].ID, Result: []byte(`{"tools":[]}`)}); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Write(ctx, &jsonrpc.Response{ID: calls[0].ID, Result: []byte(`{}`)}); err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"jsonrpc":"2.0","id":1,"result":{}},{"jsonrpc":"2.0","id":"two","result":{"tools":[]}}]` + "\n"
+	if got := <-done; got != want {
+		t.Fatalf("wrote %s\nwant %s", got, want)
 	}
 }
 
@@ -265,7 +352,8 @@ func (zeros) Read(p []byte) (int, error) {
 }
 
 // FuzzDecodeMessage checks the proxy's JSON-RPC decoder against the SDK's
-// on any JSON value: both refuse it, or both read the same message. Only
+// on any JSON value: both refuse it, or both read the same message (or
+// batch of messages). Only
 // single JSON values are tried: lineConn hands decodeMessage what
 // encoding/json's stream decoder read, never anything else (the SDK's
 // decoder, given more, reads the first value and ignores the rest).

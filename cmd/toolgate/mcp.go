@@ -260,7 +260,7 @@ func (c *cli) mcp(args []string) int {
 	if m.listen != "" {
 		return c.mcpListen(ctx, p, &m, e.ucd, logger)
 	}
-	t := &mcp.IOTransport{Reader: io.NopCloser(c.stdin), Writer: stdoutCloser{c.stdout}}
+	t := mcpgate.NewIOTransport(io.NopCloser(c.stdin), stdoutCloser{c.stdout})
 	if err := p.Server().Run(ctx, t); err != nil && ctx.Err() == nil && !errors.Is(err, mcp.ErrConnectionClosed) && !errors.Is(err, io.EOF) {
 		c.errorf("mcp: %v", err)
 		return exitFailure
