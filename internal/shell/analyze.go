@@ -592,8 +592,9 @@ type plainCount struct {
 // and double-quoted strings of printable characters other than $, ` and \
 // (plainQuoted), separated by blanks and joined by ;, &&, || and |, with
 // no command starting with a reserved word, a declaration, an assignment
-// or a redirection, and redirections (>, >>, <, >&, <&, &>, &>>, with a
-// descriptor number before the first four) after a command's first word.
+// or a redirection, and redirections (>, >>, <, >&, <&, &>, &>>, the
+// first five with a descriptor number before them) after a command's
+// first word.
 // Most commands an agent runs are such lists (git status, cargo build &&
 // npm test | tee out.log, grep -n 'x y' src, go test ./... 2>&1), and the
 // parser allocates two batches of nodes on every parse, which it drops
