@@ -41,6 +41,7 @@ type pathItem struct {
 	formv  [2]string // abs, then the symlink target when it differs
 	nform  int
 	glob   bool // holds unexpanded glob characters
+	dots   bool // glob: its wildcards also produce names starting with '.' (a read call's glob)
 	placed bool
 	// unresolved marks a path whose symlinks could not be resolved: its
 	// target is unknown, so no allow rule or workspace default covers it.
@@ -90,6 +91,9 @@ func constName(key []byte, names []string) string {
 func (cc *callCtx) readPaths() ([]pathItem, *Decision) {
 	items := cc.itemBuf[:0]
 	root := cc.input
+	// read_many_files reads every file its paths and include entries
+	// match, as globs whose wildcards also match dot-files (SPEC §4.2).
+	globs := cc.canon == "read_many_files"
 	add := func(field string, v jsonin.Value) *Decision {
 		s, ok := v.Str()
 		if !ok {
@@ -104,17 +108,26 @@ func (cc *callCtx) readPaths() ([]pathItem, *Decision) {
 			d := invalidf("field %q is an empty path", field)
 			return &d
 		}
+		if globs && (field == "paths" || field == "include") && pathmatch.HasGlob(s) {
+			items = cc.appendGlob(items, s)
+			return nil
+		}
 		items = append(items, cc.newPathItem(s, cc.cwd, false))
 		return nil
 	}
+
 	var bad *Decision
-	var pathsV, filesV, patternV jsonin.Value
+	var pathsV, filesV, patternV, includeV jsonin.Value
 	root.MemberKeys(func(key []byte, v jsonin.Value) bool {
 		switch string(key) {
 		case "file_path", "path", "absolute_path", "notebook_path", "dir_path", "directory", "source", "destination", "target":
 			bad = add(constName(key, pathFields[:]), v)
 		case "paths":
 			pathsV = v
+		case "include":
+			if globs {
+				includeV = v
+			}
 		case "files":
 			filesV = v
 		case "pattern":
@@ -139,6 +152,17 @@ func (cc *callCtx) readPaths() ([]pathItem, *Decision) {
 		}
 		for i := 0; i < v.Len(); i++ {
 			if d := add("paths", v.Index(i)); d != nil {
+				return nil, d
+			}
+		}
+	}
+	if v := includeV; v.Exists() {
+		if v.Kind() != jsonin.Array {
+			d := invalidf("field \"include\" must be an array of strings")
+			return nil, &d
+		}
+		for i := 0; i < v.Len(); i++ {
+			if d := add("include", v.Index(i)); d != nil {
 				return nil, d
 			}
 		}
@@ -223,6 +247,57 @@ func (cc *callCtx) readPaths() ([]pathItem, *Decision) {
 		}
 	}
 	return items, nil
+}
+
+// maxGlobMatches caps the names one glob of a read call adds.
+const maxGlobMatches = 1000
+
+// appendGlob adds a read call's glob: the glob itself (deny rules match
+// any name it could produce, dot-files included), and, where the file
+// system is available, every name it matches now. A ".." after a glob
+// component can lead anywhere (the component may be a symlink): such a
+// glob satisfies no allow rule and is never inside the workspace.
+func (cc *callCtx) appendGlob(items []pathItem, s string) []pathItem {
+	it := cc.newPathItem(s, cc.cwd, true)
+	it.dots = true
+	if dotDotAfterGlob(s) {
+		it.unresolved = true
+	}
+	items = append(items, it)
+	g := cc.c.opts.Glob
+	if g == nil || !it.placed {
+		return items
+	}
+	n := 0
+	for _, p := range append([]string{it.abs}, pathmatch.DotVariants(it.abs)...) {
+		ms, err := g(p)
+		if err != nil {
+			items[len(items)-n-1].unresolved = true // unknown matches: as a link of unknown target
+			continue
+		}
+		for _, m := range ms {
+			if n == maxGlobMatches {
+				return items
+			}
+			items = append(items, cc.newPathItem(m, cc.cwd, false))
+			n++
+		}
+	}
+	return items
+}
+
+// dotDotAfterGlob reports a ".." component after one with glob characters.
+func dotDotAfterGlob(s string) bool {
+	glob := false
+	for c := range strings.SplitSeq(s, "/") {
+		switch {
+		case c == ".." && glob:
+			return true
+		case pathmatch.HasGlob(c):
+			glob = true
+		}
+	}
+	return false
 }
 
 // literalDirPrefix returns the directory part of a glob pattern before its

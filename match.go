@@ -175,7 +175,7 @@ func (m pathMatcher) match(cc *callCtx, s subject, fold bool) (string, bool) {
 		}
 		for _, f := range it.forms() {
 			if it.glob {
-				if p.MayMatchGlob(f, cc.cwd, cc.home) {
+				if it.dots && p.MayMatchGlobDot(f, cc.cwd, cc.home) || !it.dots && p.MayMatchGlob(f, cc.cwd, cc.home) {
 					return f, true
 				}
 			} else if p.Match(f, cc.cwd, cc.home) {

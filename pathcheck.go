@@ -44,6 +44,16 @@ func (cc *callCtx) secretPart(it *pathItem) (string, bool) {
 	if !it.placed {
 		return it.text, pathmatch.IsSecret("/" + path.Base(it.text))
 	}
+	if it.glob && it.dots {
+		// A read call's glob reads every name it could match (SPEC §4.2).
+		// Where the file system is available, the names it matches are
+		// paths of their own; without it, any it could produce counts. (A
+		// shell glob names only what bash expands it to: host.Glob.)
+		if cc.c.opts.Glob != nil {
+			return "", false
+		}
+		return it.text, pathmatch.GlobMayBeSecret(it.abs, cc.cwd, cc.home, true)
+	}
 	for _, f := range it.forms() {
 		if pathmatch.IsSecret(f) {
 			return f, true

@@ -79,6 +79,17 @@ func compatible(s *seg, g *gcomp, fold bool) bool {
 // component starts with '.'. Sequence braces ({1..3}), extglob, a "**"
 // component (globstar) and a glob over 16 KiB make the answer true.
 func (p *Pattern) MayMatchGlob(g, cwd, home string) bool {
+	return p.mayMatchGlob(g, cwd, home, false)
+}
+
+// MayMatchGlobDot is [Pattern.MayMatchGlob] for a glob whose wildcards
+// also produce names starting with '.' (the globs of read calls such as
+// read_many_files, SPEC §4.2: "dotfiles included").
+func (p *Pattern) MayMatchGlobDot(g, cwd, home string) bool {
+	return p.mayMatchGlob(g, cwd, home, true)
+}
+
+func (p *Pattern) mayMatchGlob(g, cwd, home string, dots bool) bool {
 	if p == nil {
 		return false
 	}
@@ -118,7 +129,11 @@ func (p *Pattern) MayMatchGlob(g, cwd, home string) bool {
 					if c == "**" {
 						return true
 					}
-					comps = append(comps, parseGlobComp(c))
+					gc := parseGlobComp(c)
+					if dots {
+						gc.noDot = false
+					}
+					comps = append(comps, gc)
 				}
 			}
 			for i := range p.alts {

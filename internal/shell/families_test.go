@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/toolgate/toolgate/internal/pathmatch"
 )
 
 // The families of issue 9, each closed at its cause. The expectations are
@@ -262,8 +264,8 @@ func TestFamilyOptionsRestOfScript(t *testing.T) {
 			t.Errorf("glob %q not expanded (asked %q)", want, asked)
 		}
 	}
-	if got := dotVariants("[ab]c"); !slices.Equal(got, []string{".c"}) {
-		t.Errorf("dotVariants([ab]c) = %q", got)
+	if got := pathmatch.DotVariants("[ab]c"); !slices.Equal(got, []string{".c"}) {
+		t.Errorf("DotVariants([ab]c) = %q", got)
 	}
 }
 

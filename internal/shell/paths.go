@@ -5,14 +5,12 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/toolgate/toolgate/internal/pathmatch"
 )
 
 // maxGlobNames caps the names one glob word may produce.
 const maxGlobNames = 1000
-
-// maxDotVariants caps the glob components given a dot-file reading when
-// shell options may make globs match dot-files (2^n variants).
-const maxDotVariants = 4
 
 // pathRefs reads a word as a path (or, for a glob, as every path it could
 // name).
@@ -67,7 +65,7 @@ func (an *analyzer) pathRefs(w wordInfo, dir string) []PathRef {
 		// one gets a reading that does.
 		var extra []string
 		for _, name := range names {
-			for _, v := range dotVariants(name) {
+			for _, v := range pathmatch.DotVariants(name) {
 				extra = append(extra, v)
 				refs = append(refs, PathRef{Text: v, Path: resolve(v, dir, an.opts.Home), Glob: true})
 			}
@@ -105,53 +103,6 @@ func (an *analyzer) pathRefs(w wordInfo, dir string) []PathRef {
 // $(pwd) prints the directory.
 func (an *analyzer) pwdBuiltin() bool {
 	return an.x == nil || an.x.funcs["pwd"] == nil
-}
-
-// dotVariants returns the readings of a glob pattern in which components
-// that start with a wildcard also match names starting with '.', as under
-// bash's dotglob: "*" also reads ".*", "?x" ".x", "[ab]x" ".x".
-func dotVariants(pat string) []string {
-	comps := strings.Split(pat, "/")
-	var idx []int
-	for i, c := range comps {
-		if c != "" && (c[0] == '*' || c[0] == '?' || c[0] == '[' && hasGlobMeta(c)) {
-			idx = append(idx, i)
-		}
-	}
-	if len(idx) == 0 {
-		return nil
-	}
-	if len(idx) > maxDotVariants {
-		// Only the reading with every component dotted, plus each alone.
-		idx = idx[:maxDotVariants]
-	}
-	var out []string
-	for mask := 1; mask < 1<<len(idx); mask++ {
-		cs := append([]string(nil), comps...)
-		for k, i := range idx {
-			if mask&(1<<k) != 0 {
-				cs[i] = dotComponent(cs[i])
-			}
-		}
-		out = append(out, strings.Join(cs, "/"))
-	}
-	return out
-}
-
-func dotComponent(c string) string {
-	switch c[0] {
-	case '*':
-		return "." + c
-	case '?':
-		return "." + c[1:]
-	}
-	// A bracket expression: the dot stands for the character it matches.
-	for j := 2; j < len(c); j++ {
-		if c[j] == ']' {
-			return "." + c[j+1:]
-		}
-	}
-	return ".*"
 }
 
 // argPaths adds a word, and every part of it after '=', '@' or ':', to the
