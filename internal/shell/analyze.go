@@ -980,26 +980,27 @@ func (b *plainBuilder) bin(op syntax.BinCmdOperator, at int32, x, y *syntax.Stmt
 func plainPos(off int32) syntax.Pos { return syntax.NewPos(uint(off), 1, uint(off)+1) }
 
 // plainByte reports whether c may be part of a word of a plain command
-// list outside quotes: a character that is literal wherever it stands in
-// a word.
+// list outside quotes: a character the parser reads as part of one literal
+// wherever it stands in such a word (a glob's * and ?, a tilde and braces
+// included: the analysis reads those from the literal's text).
 func plainByte(c byte) bool {
 	switch {
 	case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
 		return true
 	}
 	switch c {
-	case '_', '-', '.', '/', ',', ':', '@', '%', '+', '=':
+	case '_', '-', '.', '/', ',', ':', '@', '%', '+', '=', '*', '?', '~', '{', '}':
 		return true
 	}
 	return false
 }
 
 // plainReserved reports whether a plain word at the start of a command is
-// one the parser reads as more than a command name: a reserved word, or a
-// declaration, let or bats test clause.
+// one the parser reads as more than a command name: a reserved word (a
+// brace of a block among them), or a declaration, let or bats test clause.
 func plainReserved(w string) bool {
 	switch w {
-	case "case", "coproc", "do", "done", "elif", "else", "esac", "fi", "for", "function",
+	case "{", "}", "{}", "case", "coproc", "do", "done", "elif", "else", "esac", "fi", "for", "function",
 		"if", "in", "select", "then", "time", "until", "while",
 		"declare", "export", "local", "nameref", "readonly", "typeset", "let", "@test":
 		return true

@@ -135,6 +135,7 @@ func TestPlainParse(t *testing.T) {
 		`x 'a!b#c~d{e}f[g]h*?(i)j<k>l&m|n;o^p\q$r` + "`s'", `x "a!b#c~d{e}f[g]h*?(i)j<k>l&m|n;o^p'q"`,
 		"a > b", "a < b", "go test ./... 2>&1 | tail -20", "a >f b >>g 2>/dev/null 1>&2 0<&3 &>h &>>i <j",
 		"a 'x'>f", "a 2&>f", "a >'f' 2>\"g h\"; b", "a 12>f", "x >&-", "a b>c",
+		"ls *.go", "cat ~/.bashrc ~ a~b", "rm -rf build/* ?x a*b", "echo {a,b} { } {} x{y}z", "{a x", "}a x", "*x", "~/bin/x",
 	} {
 		if !checkPlainParse(t, an, s) {
 			t.Errorf("plainParse left %q to the parser", s)
@@ -147,7 +148,8 @@ func TestPlainParse(t *testing.T) {
 		"declare", "let x", "for", "in x", "then", "else x", "@test x", "a\nb", "a\rb", "a #c", "a 'b", "a \"b",
 		"a \"$b\"", "a \"\\b\"", "a \"`b`\"", "a 'é'", "a '\tb'", "a 'b\nc'", "a='b' c", "'a=b' c", "\"a\"=b c",
 		"time'x' y", "a $b", "a `b`", "> f a", "2>f a", "a >", "a > | b", "a >>", "a << x", "a <<< x", "a <> f",
-		"a >| f", "a >(b)", "a <(b)", "a 2>", "a > > f", "a >&", "a && > f", "a &>| f", "a (b)", "a {b}", "a ~", "a *", "a ?", "a [b]", "a !", "a \\b", "a\x00",
+		"a >| f", "a >(b)", "a <(b)", "a 2>", "a > > f", "a >&", "a && > f", "a &>| f", "{ a; }", "{", "}", "{} x",
+		"a; } x", "a ?(b)", "a *(b)", "a [b]", "a b[c", "[ -f x ]", "a (b)", "a !", "a \\b", "a\x00",
 		"é", "a\v", strings.Repeat("a ", maxPlainTokens+1), "x " + strings.Repeat("y", maxPlainLen),
 	} {
 		if checkPlainParse(t, an, s) {
@@ -161,7 +163,7 @@ func TestPlainParse(t *testing.T) {
 // character plainParse treats apart, every operator character and the
 // quotes (the other plain characters are in TestPlainParseRandom).
 func TestPlainParseExhaustive(t *testing.T) {
-	const alphabet = "a=+@%-0 \t&|;#!'\"$<>"
+	const alphabet = "a=+@-0*?~{} \t&|;#!'\"$<>"
 	an := new(analyzer)
 	took := 0
 	var rec func(prefix []byte)
@@ -190,7 +192,7 @@ func TestPlainParseRandom(t *testing.T) {
 	pieces := []string{"git", "status", "-la", "a=b", "--x=y", "if", "in", "time", "then", "%s", "a,b", "u@h:/p", "+x", "./r",
 		"0", " ", "  ", "\t", ";", "&&", "||", "|", "&", "|&", ";;", "!", "#", "'q'", "$x", ">", "x",
 		"'a b'", "''", `""`, `"x y"`, `"$x"`, `"a'b"`, `'a"b'`, "'", `"`, "'if'", `"a=b"`,
-		">", ">>", "<", "2>&1", "2>", ">&", "&>", "<<", "<&", "1"}
+		">", ">>", "<", "2>&1", "2>", ">&", "&>", "<<", "<&", "1", "*", "?", "~", "{", "}", "{a,b}", "~/x", "*.go", "a*"}
 	an := new(analyzer)
 	rng := rand.New(rand.NewPCG(3, 4))
 	took := 0
