@@ -88,7 +88,7 @@ type Server struct {
 	// more check, so a file still being written is never loaded half.
 	seen map[string]fileStamp // guarded by swapMu
 
-	logq    chan store.Entry
+	logq    *logQueue
 	logDone chan struct{}
 	hooks   chan store.Delivery
 	// replica names this server as the holder of webhook deliveries.
@@ -138,7 +138,7 @@ func New(ctx context.Context, options *Options) (*Server, error) {
 	}
 	opts.Webhook = wh
 	s := &Server{opts: opts, log: opts.Logger, store: opts.Store, m: newMetrics(), now: opts.Now,
-		stamps: map[string]fileStamp{}, seen: map[string]fileStamp{}, logq: make(chan store.Entry, 8192), logDone: make(chan struct{}),
+		stamps: map[string]fileStamp{}, seen: map[string]fileStamp{}, logq: newLogQueue(), logDone: make(chan struct{}),
 		hooks: make(chan store.Delivery, 256), replica: "rp_" + strings.ToLower(rand.Text()), digests: newDigestMemo()}
 	if s.log == nil {
 		s.log = slog.New(slog.DiscardHandler)
@@ -185,7 +185,7 @@ func (s *Server) Close() {
 	if s.closed.Swap(true) {
 		return
 	}
-	close(s.logq)
+	s.logq.close()
 	<-s.logDone
 }
 
@@ -444,33 +444,14 @@ func (s *Server) prune(ctx context.Context) {
 }
 
 // logEntry queues a decision log entry. It blocks while the queue is full:
-// the log is never silently short.
-func (s *Server) logEntry(e store.Entry) {
-	if s.closed.Load() {
-		return
-	}
-	defer func() { recover() }() // the queue closed under us: shutting down
-	s.logq <- e
-}
+// the log is never silently short. Once the server is closed (requests
+// have finished) it drops e.
+func (s *Server) logEntry(e store.Entry) { s.logq.put(e) }
 
-// logWriter writes queued entries in batches.
+// logWriter writes queued entries in batches until the queue is closed and
+// empty.
 func (s *Server) logWriter() {
 	defer close(s.logDone)
-	const maxBatch = 1000
-	batch := make([]store.Entry, 0, maxBatch)
-	flush := func() {
-		if len(batch) == 0 {
-			return
-		}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		err := s.store.Log(ctx, batch)
-		cancel()
-		if err != nil {
-			s.m.logErrors.Add(float64(len(batch)))
-			s.log.Error("decision log write failed", "entries", len(batch), "err", err)
-		}
-		batch = batch[:0]
-	}
 	// Collect for up to logLinger after the first entry, so that one
 	// transaction carries many entries: a commit per decision would cost
 	// more than the decision. Not much longer, because the batch is
@@ -483,25 +464,33 @@ func (s *Server) logWriter() {
 	const logLinger = 5 * time.Millisecond
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
-	for e := range s.logq {
-		batch = append(batch, e)
-		timer.Reset(logLinger)
-	collect:
-		for len(batch) < maxBatch {
+	var spare []store.Entry
+	for {
+		select {
+		case <-s.logq.wake:
+			timer.Reset(logLinger)
 			select {
-			case e, ok := <-s.logq:
-				if !ok {
-					break collect
-				}
-				batch = append(batch, e)
 			case <-timer.C:
-				break collect
+			case <-s.logq.done:
+				timer.Stop()
+			}
+		case <-s.logq.done:
+		}
+		batch, closed := s.logq.take(spare)
+		if len(batch) > 0 {
+			ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+			err := s.store.Log(ctx, batch)
+			cancel()
+			if err != nil {
+				s.m.logErrors.Add(float64(len(batch)))
+				s.log.Error("decision log write failed", "entries", len(batch), "err", err)
 			}
 		}
-		timer.Stop()
-		flush()
+		if closed {
+			return // nothing can be put any more, and batch had the rest
+		}
+		spare = batch
 	}
-	flush()
 }
 
 // ServeOptions configure Serve.
