@@ -98,7 +98,30 @@ func FuzzMatch(f *testing.F) {
 		if am && !allow.MayMatchGlob(escapeGlob(a), tCwd, tHome) {
 			t.Fatalf("%q matches %q but MayMatchGlob(%q) says no (allow)", pat, a, escapeGlob(a))
 		}
+		// A glob whose wildcards produce dot-files produces more: every
+		// path a bash glob may reach, and each path's own wildcard forms.
+		for _, g := range []string{escapeGlob(a), starLast(a)} {
+			if deny.MayMatchGlob(g, tCwd, tHome) && !deny.MayMatchGlobDot(g, tCwd, tHome) {
+				t.Fatalf("%q: MayMatchGlob(%q) but not MayMatchGlobDot", pat, g)
+			}
+		}
+		if dm && !deny.MayMatchGlobDot(starLast(a), tCwd, tHome) {
+			t.Fatalf("%q matches %q but MayMatchGlobDot(%q) says no", pat, a, starLast(a))
+		}
+		if IsSecret(a) && !GlobMayBeSecret(starLast(a), tCwd, tHome, true) {
+			t.Fatalf("%q is a secret but GlobMayBeSecret(%q) says no", a, starLast(a))
+		}
 	})
+}
+
+// starLast replaces the last component of the absolute path p by "*",
+// which (dot-files included) produces it.
+func starLast(p string) string {
+	i := strings.LastIndexByte(p, '/')
+	if i < 0 || i == len(p)-1 {
+		return escapeGlob(p)
+	}
+	return escapeGlob(p[:i+1]) + "*"
 }
 
 func FuzzPatchPaths(f *testing.F) {
