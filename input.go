@@ -38,7 +38,7 @@ func invalidf(format string, args ...any) Decision {
 type pathItem struct {
 	text   string    // as written
 	abs    string    // absolute and clean; "" when it cannot be placed
-	formv  [2]string // abs, then the symlink target when it differs
+	formv  [3]string // abs, the symlink target when it differs, the physical reading of a ".." after a symlink
 	nform  int
 	glob   bool // holds unexpanded glob characters
 	dots   bool // glob: its wildcards also produce names starting with '.' (a read call's glob)
@@ -68,8 +68,86 @@ func (cc *callCtx) newPathItem(text, dir string, glob bool) pathItem {
 		case t != "" && t != abs:
 			it.formv[1], it.nform = path.Clean(t), 2
 		}
+		cc.physicalForm(&it, text, dir)
 	}
 	return it
+}
+
+// physicalForm adds to it the physical reading of text, written relative
+// to dir: the kernel applies a ".." after a symlink to the link's target
+// (docs/x/../y with docs/x -> ../src is src/../y), where Clean drops it
+// lexically. Deny rules match either reading, allow rules need both.
+func (cc *callCtx) physicalForm(it *pathItem, text, dir string) {
+	r := cc.c.opts.ResolveSymlinks
+	raw, ok := rawAbs(text, dir, cc.home)
+	if r == nil || !ok || it.unresolved || !it.placed || it.glob {
+		return
+	}
+	switch ph, err := physicalPath(raw, r); {
+	case err != nil:
+		it.unresolved = true
+	case ph != it.formv[0] && ph != it.formv[1] && it.nform < len(it.formv):
+		it.formv[it.nform] = ph
+		it.nform++
+	}
+}
+
+// rawAbs returns text made absolute against dir and home but not cleaned,
+// when it has a ".." component (the only case where the two differ
+// physically).
+func rawAbs(text, dir, home string) (string, bool) {
+	if !hasDotDot(text) {
+		return "", false
+	}
+	switch {
+	case text == "~" || strings.HasPrefix(text, "~/"):
+		if !path.IsAbs(home) {
+			return "", false
+		}
+		return home + text[1:], true
+	case path.IsAbs(text):
+		return text, true
+	case path.IsAbs(dir):
+		return dir + "/" + text, true
+	}
+	return "", false
+}
+
+// hasDotDot reports whether text has a ".." component.
+func hasDotDot(text string) bool {
+	for c := range strings.SplitSeq(text, "/") {
+		if c == ".." {
+			return true
+		}
+	}
+	return false
+}
+
+// physicalPath resolves raw component by component as the kernel does:
+// each ".." goes to the parent of what the path so far resolves to.
+func physicalPath(raw string, resolve func(string) (string, error)) (string, error) {
+	cur := "/"
+	for c := range strings.SplitSeq(raw, "/") {
+		switch c {
+		case "", ".":
+		case "..":
+			t, err := resolve(cur)
+			if err != nil {
+				return "", err
+			}
+			if t == "" {
+				t = cur
+			}
+			cur = path.Dir(path.Clean(t))
+		default:
+			cur = path.Join(cur, c)
+		}
+	}
+	t, err := resolve(cur)
+	if err != nil || t == "" {
+		return cur, err
+	}
+	return path.Clean(t), nil
 }
 
 // forms returns the readings of the path: itself, then its symlink target.

@@ -556,6 +556,9 @@ func (cc *callCtx) shellPathItem(cmd *shell.Command, r shell.PathRef) pathItem {
 		return pathItem{text: r.Text, glob: r.Glob}
 	}
 	it := cc.newPathItem(r.Path, cmd.Dir, r.Glob)
+	if !r.Dynamic {
+		cc.physicalForm(&it, r.Text, cmd.Dir)
+	}
 	it.text = r.Text
 	return it
 }
