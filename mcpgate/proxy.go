@@ -246,7 +246,8 @@ func (u *upstream) retry() {
 }
 
 // Server returns the downstream MCP server: run it on a transport
-// (mcp.StdioTransport, or an HTTP handler from [Proxy.HTTPHandler]).
+// ([NewIOTransport] over standard input and output, or an HTTP handler
+// from [Proxy.HTTPHandler]).
 func (p *Proxy) Server() *mcp.Server { return p.server }
 
 // Close disconnects every server.
