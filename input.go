@@ -273,12 +273,19 @@ func (cc *callCtx) readPaths() ([]pathItem, *Decision) {
 				d := invalidf("field \"pattern\" holds a control character")
 				return nil, &d
 			}
+			base := cc.cwd
+			if len(items) > 0 && items[0].placed {
+				base = items[0].abs
+			}
 			if dir := literalDirPrefix(s); dir != "" {
-				base := cc.cwd
-				if len(items) > 0 && items[0].placed {
-					base = items[0].abs
-				}
 				items = append(items, cc.newPathItem(dir, base, false))
+			}
+			if dotDotAfterGlob(s) {
+				// */../../other/* can reach any directory: never inside the
+				// workspace, no allow rule covers it (SPEC §4.2).
+				it := cc.newPathItem(s, base, true)
+				it.unresolved = true
+				items = append(items, it)
 			}
 		}
 	}

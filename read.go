@@ -221,7 +221,9 @@ func (cc *callCtx) readPathCall(buf []part) (reading, *Decision) {
 func (cc *callCtx) offerPath(e Effect, it *pathItem, p *part, b *best) {
 	s := subject{path: it}
 	if e == EffectAllow {
-		if cc.info.Kind != KindEdit {
+		// The secret check concerns reads of content: not edits, not
+		// listings (names only).
+		if cc.info.Kind != KindEdit && cc.info.Kind != KindList {
 			p.secretText, p.secret = cc.secretPart(it)
 		}
 		cc.eachRuleFor(EffectAllow, nil, false, it, func(r *crule) {
