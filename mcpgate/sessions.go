@@ -128,6 +128,14 @@ func (p *Proxy) shownToSession(ctx context.Context, session, rule string) bool {
 	return m[rule]
 }
 
+// RecheckSessions asks a Checker that answers per session
+// ([SessionToolVisibility]) again what every session that has listed its
+// tools is shown, and tells the sessions their tool list changed when
+// that changed: a session rule added or removed on a decision service
+// reaches the session's listing this way (Refilter does it too). With any
+// other Checker, or an Engine, it does nothing.
+func (p *Proxy) RecheckSessions(ctx context.Context) { p.recheckSessions(ctx) }
+
 // recheckSessions asks the Checker again about every session whose
 // listing is remembered (after the policy changed, or the Checker failed)
 // and, when what any of them is shown changed, tells every session its

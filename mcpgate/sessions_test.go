@@ -213,4 +213,16 @@ func TestSessionVisibility(t *testing.T) {
 	if got := a.tools(t); !slices.Equal(got, forA) {
 		t.Errorf("after the checker answered again, session A lists %v\nwant %v", got, forA)
 	}
+
+	// A rule given to session B while it runs reaches its listing at the
+	// next recheck, which tells it the list changed.
+	for len(b.changed) > 0 {
+		<-b.changed
+	}
+	chk.addRule(t, b.cs.ID(), toolgate.EffectAllow, "mcp__up__secret_tool")
+	f.proxy.RecheckSessions(context.Background())
+	b.waitChanged(t, "after session B was given a rule")
+	if got := b.tools(t); !slices.Contains(got, "mcp__up__secret_tool") {
+		t.Errorf("after its rule, session B lists %v", got)
+	}
 }
