@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/toolgate/toolgate/internal/pathmatch"
 )
 
 // wordInfo is a word of a command with what the analysis needs to know
@@ -46,21 +48,7 @@ func sliceSrc(src string, n syntax.Node) string {
 
 // hasGlobMeta reports whether unquoted literal text holds glob
 // metacharacters that bash would expand.
-func hasGlobMeta(s string) bool {
-	for i := 0; i < len(s); i++ {
-		switch s[i] {
-		case '\\':
-			i++
-		case '*', '?':
-			return true
-		case '[':
-			if strings.IndexByte(s[i+1:], ']') >= 0 {
-				return true
-			}
-		}
-	}
-	return false
-}
+func hasGlobMeta(s string) bool { return pathmatch.HasGlob(s) }
 
 // evalWord computes the static value of w, if it has one.
 func evalWord(w *syntax.Word, src string) wordInfo {
