@@ -279,7 +279,12 @@ func (cc *callCtx) pathFallback(it *pathItem, p *part) verdict {
 	if p.secret {
 		text = p.secretText
 	}
-	return cc.fallback(text, !edit && cc.mayBeReadOnly() && inside, p.secret, edit && inside && !cc.folded, []string{suggestPath(cc.info.Kind, it)})
+	v := cc.fallback(text, !edit && cc.mayBeReadOnly() && inside, p.secret, edit && inside && !cc.folded, nil)
+	if v.outcome == Ask {
+		// Only an ask's suggestions reach the decision (combine).
+		v.suggest = []string{suggestPath(cc.info.Kind, it)}
+	}
+	return v
 }
 
 // ---- shell calls ----
@@ -491,15 +496,18 @@ func (cc *callCtx) commandFallback(rd *reading, p *part) verdict {
 	// Every file it writes and every file it reads (cp's sources) must lie
 	// inside the workspace.
 	ae = ae && cc.allInWorkspace(cp.writes) && cc.allInWorkspace(cp.reads)
-	var sugg []string
-	if s := suggestShell(cmd); s != "" {
-		sugg = []string{s}
-	}
-	v := cc.fallback(cmd.Text, ro, secretRead, ae, sugg)
+	v := cc.fallback(cmd.Text, ro, secretRead, ae, nil)
 	if len(cp.redirects) > 0 && v.outcome == Allow && v.reasons[0].Kind == KindReadOnly {
 		// A read-only command with an output redirection: the target is
 		// judged like an edit call.
-		v = cc.fallback(cmd.Text, false, false, cc.allInWorkspace(cp.redirects), sugg)
+		v = cc.fallback(cmd.Text, false, false, cc.allInWorkspace(cp.redirects), nil)
+	}
+	if v.outcome == Ask {
+		// Only an ask's suggestions reach the decision (combine): they
+		// are not built for a command that is allowed or denied.
+		if s := suggestShell(cmd); s != "" {
+			v.suggest = []string{s}
+		}
 	}
 	return v
 }
