@@ -32,9 +32,11 @@ func TestDecideAllocations(t *testing.T) {
 		// suggestions (a part's reason is built only if it decides).
 		{"BashSimple", "Bash", `{"command":"git status"}`, 3},
 		{"BashCompound", "Bash", `{"command":"cargo build && npm run test | tee out.log"}`, 13},
-		// Allowed by default_read_only: no suggestion is built for them.
+		// Allowed by default_read_only: no suggestion is built for them
+		// (TodoWrite: its reason only).
 		{"ReadDefault", "Read", `{"file_path":"/p/docs/guide.md"}`, 2},
 		{"BashReadOnly", "Bash", `{"command":"ls docs"}`, 3},
+		{"TodoWrite", "TodoWrite", `{"todos":[]}`, 1},
 		// Quoted words and redirections are read by plainParse too.
 		{"BashQuoted", "Bash", `{"command":"git \"status\""}`, 5},
 		{"BashRedirect", "Bash", `{"command":"git status 2>&1"}`, 4},

@@ -148,7 +148,11 @@ func (cc *callCtx) partFallback(rd *reading, p *part) verdict {
 	}
 	ro := cc.info.ReadOnly && cc.mayBeReadOnly()
 	covered := ro && cc.info.Kind != KindWebSearch && cc.info.Kind != KindFetch
-	return cc.fallback("", covered, false, false, []string{cc.tool})
+	v := cc.fallback("", covered, false, false, nil)
+	if v.outcome == Ask {
+		v.suggest = []string{cc.tool} // only an ask's suggestions reach the decision
+	}
+	return v
 }
 
 // ---- everything else: web searches, agents, MCP and generic tools ----
@@ -186,11 +190,11 @@ func (cc *callCtx) readFetch(buf []part) (reading, *Decision) {
 // urlFallback is step 6 for a URL: a fetch touches no workspace, and a URL
 // that cannot be read fully can only be asked about.
 func (cc *callCtx) urlFallback(u *urlTarget, p *part) verdict {
-	var sugg []string
-	if u.err == nil && len(u.t.Hosts) > 0 {
-		sugg = []string{"WebFetch(domain:" + u.t.Hosts[0] + ")"}
+	fv := cc.fallback(p.text, false, false, false, nil)
+	if fv.outcome == Ask && u.err == nil && len(u.t.Hosts) > 0 {
+		// Only an ask's suggestions reach the decision (combine).
+		fv.suggest = []string{"WebFetch(domain:" + u.t.Hosts[0] + ")"}
 	}
-	fv := cc.fallback(p.text, false, false, false, sugg)
 	if u.err != nil && fv.outcome == Allow {
 		fv = verdict{outcome: Ask, reasons: []Reason{{Kind: KindDefault, Part: p.text, Message: "URL cannot be read fully (" + u.err.Error() + "): it can only be asked about"}}}
 	}
