@@ -155,8 +155,8 @@ func (c *cli) serve(args []string) int {
 	// The service's live heap is small (2-3 MB under the load test) and a
 	// decision allocates a few KB, so with Go's default GOGC=100 the
 	// collector ran about a hundred times a second under load, marking
-	// for most of the time. Unless GOGC says otherwise, the heap may grow
-	// to five times what is live between collections.
+	// for about 40% of the time. Unless GOGC says otherwise, the heap may
+	// grow to five times what is live between collections.
 	if c.getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}
