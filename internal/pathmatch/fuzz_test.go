@@ -1,6 +1,7 @@
 package pathmatch
 
 import (
+	"slices"
 	"strings"
 	"testing"
 )
@@ -144,6 +145,22 @@ func FuzzPatchPaths(f *testing.F) {
 			if p == "" || strings.TrimSpace(p) != p {
 				t.Fatalf("bad path %q", p)
 			}
+		}
+	})
+}
+
+// FuzzDiffPaths checks that DiffPaths never panics and finds the path of
+// a +++ header wherever it stands.
+func FuzzDiffPaths(f *testing.F) {
+	f.Add("--- a/x\n+++ b/y\n", "z/w")
+	f.Add("diff --git a/x b/x\nrename to y\n", ".env")
+	f.Fuzz(func(t *testing.T, body, p string) {
+		DiffPaths(body)
+		if p == "" || strings.ContainsAny(p, "\n\r\t\"") || strings.TrimSpace(p) != p || p == "/dev/null" {
+			return
+		}
+		if !slices.Contains(DiffPaths(body+"\n+++ "+p+"\n"), p) {
+			t.Fatalf("DiffPaths misses +++ %q after %q", p, body)
 		}
 	})
 }

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"path"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -503,5 +504,18 @@ func TestIsClean(t *testing.T) {
 		if got := isClean(p); got != want {
 			t.Errorf("isClean(%q) = %v; want %v", p, got, want)
 		}
+	}
+}
+
+func TestDiffPaths(t *testing.T) {
+	body := "diff --git a/src/x.go b/src/y.go\nsimilarity index 90%\nrename from src/x.go\nrename to src/y.go\n--- a/src/x.go\t2024-01-01\n+++ b/src/y.go\n@@ -1 +1 @@\n--- not a header\n-a\n+b\n--- /dev/null\r\n+++ b/.env\r\n"
+	got := strings.Join(DiffPaths(body), " ")
+	for _, want := range []string{"a/src/x.go", "src/x.go", "b/src/y.go", "src/y.go", ".env", "b/.env"} {
+		if !strings.Contains(" "+got+" ", " "+want+" ") {
+			t.Errorf("DiffPaths: %q lacks %q", got, want)
+		}
+	}
+	if strings.Contains(got, "/dev/null") || strings.Contains(got, "2024") {
+		t.Errorf("DiffPaths: %q", got)
 	}
 }

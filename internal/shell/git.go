@@ -177,6 +177,9 @@ func (in *inspector) gitWorktree(pa *argv) bool {
 		in.write(a.ops...)
 	case "apply", "am":
 		in.read(a.ops...)
+		if len(a.ops) == 0 || len(a.ops) == 1 && a.ops[0].Static && a.ops[0].Value == "-" {
+			in.diffWrites()
+		}
 	case "clone":
 		if len(a.ops) > 1 {
 			in.write(a.ops[1])

@@ -4,6 +4,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/toolgate/toolgate/internal/pathmatch"
 )
 
 // inspector applies the built-in knowledge of commands to each form of one
@@ -778,6 +780,7 @@ func (in *inspector) patch(a *argv) bool {
 		in.write(a.ops[0])
 	} else {
 		in.writeDir(in.dir)
+		in.diffWrites()
 	}
 	for _, d := range a.vals("-d") {
 		in.write(d)
@@ -1904,6 +1907,18 @@ func (in *inspector) copy(a *argv) bool {
 	}
 	in.read(a.vals("--exclude-from", "--include-from", "--files-from", "--password-file")...)
 	return false
+}
+
+// diffWrites marks the paths a unified diff on standard input (a
+// here-document or here-string of patch or git apply) names as writes,
+// so that edit deny rules and protected paths see them.
+func (in *inspector) diffWrites() {
+	if !in.c.StdinStatic {
+		return
+	}
+	for _, p := range pathmatch.DiffPaths(in.c.Stdin) {
+		in.write(staticWord(p))
+	}
 }
 
 // linkTargets reads, for ln -s, where a relative target leads: the

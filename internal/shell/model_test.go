@@ -349,6 +349,10 @@ func TestModelReadsWrites(t *testing.T) {
 		{src: "op run --env-file=.env -- rm -rf x", forms: []string{"rm -rf x"}},
 		{src: "cross-env NODE_ENV=x rm -rf x", forms: []string{"rm -rf x"}},
 		{src: "xterm -e rm -rf x", forms: []string{"rm -rf x"}},
+		// A unified diff on patch's or git apply's standard input names
+		// what they write (every strip level).
+		{src: "git apply <<'EOF'\n--- a/src/x\n+++ b/.claude/settings.json\n@@ -1 +1 @@\nEOF", writes: []string{"/p/.claude/settings.json", "/p/src/x"}},
+		{src: "patch -p1 <<< $'--- a/x\\n+++ b/secrets/k\\n'", writes: []string{"/p/secrets/k"}},
 		// A relative symlink target is resolved from the link's directory.
 		{src: "ln -s ../secrets/key a/k", reads: []string{"/p/secrets/key"}},
 		{src: "ln -s -t a ../secrets/key", reads: []string{"/p/secrets/key"}},
