@@ -16,7 +16,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -157,9 +156,7 @@ func (c *cli) mcp(args []string) int {
 	if code, done := parseFlags(fs, args); done {
 		return code
 	}
-	if c.getenv("GOGC") == "" {
-		debug.SetGCPercent(mcpGCPercent)
-	}
+	c.defaultGCPercent(mcpGCPercent)
 	if code := c.mcpCheckFlags(&m); code != exitOK {
 		return code
 	}

@@ -10,7 +10,6 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
-	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -157,9 +156,7 @@ func (c *cli) serve(args []string) int {
 	// collector ran about a hundred times a second under load, marking
 	// for about 40% of the time. Unless GOGC says otherwise, the heap may
 	// grow to five times what is live between collections.
-	if c.getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
+	c.defaultGCPercent(400)
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
 	st, err := openStore(ctx, *db, wd, logger)

@@ -59,3 +59,12 @@ func versionString() string {
 	}
 	return s + " " + bi.GoVersion
 }
+
+// defaultGCPercent sets the garbage collector's target percentage for a
+// long-running command (serve, mcp) unless the GOGC environment variable
+// chooses one.
+func (c *cli) defaultGCPercent(p int) {
+	if c.getenv("GOGC") == "" {
+		debug.SetGCPercent(p)
+	}
+}
