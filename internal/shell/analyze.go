@@ -630,6 +630,11 @@ func (an *analyzer) plainParse(src string) ([]*syntax.Stmt, bool) {
 			if !ok {
 				return nil, false
 			}
+			if j < len(src) && (src[j] == '>' || src[j] == '<') && strings.IndexByte(src[i:j], '{') >= 0 {
+				// {NAME}>file: bash's named descriptor (the parser reads
+				// the word as the redirection's N), left to the parser.
+				return nil, false
+			}
 			if j < len(src) && (src[j] == '>' || src[j] == '<') && isDigits(src[i:j]) {
 				// A descriptor number: a literal of the redirection
 				// that follows it, not a word.
