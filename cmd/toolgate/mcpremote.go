@@ -86,18 +86,11 @@ func approvalPending(a *serve.ApprovalRef) string {
 
 // ExposedTools asks the service which tools its policy shows.
 func (r *mcpRemote) ExposedTools(ctx context.Context, tools []string) (map[string]bool, error) {
-	ans, err := r.client.ExposedTools(ctx, tools)
-	if err != nil {
-		r.listed.Store(nil)
-		return nil, fmt.Errorf("the toolgate server: %v", err)
-	}
-	r.noteRevision(ans.Revision)
-	r.listed.Store(&ans.Revision)
-	return ans.Tools, nil
+	return r.SessionExposedTools(ctx, "", tools)
 }
 
 // SessionExposedTools asks the service which tools its policy and the
-// session's own rules show the session.
+// session's own rules show the session ("": its policy alone).
 func (r *mcpRemote) SessionExposedTools(ctx context.Context, session string, tools []string) (map[string]bool, error) {
 	ans, err := r.client.SessionExposedTools(ctx, session, tools)
 	if err != nil {
