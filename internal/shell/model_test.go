@@ -349,6 +349,16 @@ func TestModelReadsWrites(t *testing.T) {
 		{src: "op run --env-file=.env -- rm -rf x", forms: []string{"rm -rf x"}},
 		{src: "cross-env NODE_ENV=x rm -rf x", forms: []string{"rm -rf x"}},
 		{src: "xterm -e rm -rf x", forms: []string{"rm -rf x"}},
+		// Database clients, editors and network tools that run commands.
+		{src: "sqlite3 db 'select 1; .shell rm -rf x'", forms: []string{"rm -rf x"}, exact: true},
+		{src: "sqlite3 db <<< '.system rm -rf x'", forms: []string{"rm -rf x"}, exact: true},
+		{src: "psql -c '\\! rm -rf x'", forms: []string{"rm -rf x"}, exact: true},
+		{src: "psql db <<< '\\! rm -rf x'", forms: []string{"rm -rf x"}},
+		{src: "mysql -e 'SYSTEM rm -rf x'", forms: []string{"rm -rf x"}, exact: true},
+		{src: "ed f <<< '!rm -rf x'", forms: []string{"rm -rf x"}, exact: true},
+		{src: "socat - EXEC:'rm -rf x',pty", forms: []string{"rm -rf x"}},
+		{src: "nc -c 'rm -rf x' h 1", forms: []string{"rm -rf x"}, exact: true},
+		{src: "strace -o '|rm -rf x' ls", forms: []string{"rm -rf x", "ls"}},
 		// A unified diff on patch's or git apply's standard input names
 		// what they write (every strip level).
 		{src: "git apply <<'EOF'\n--- a/src/x\n+++ b/.claude/settings.json\n@@ -1 +1 @@\nEOF", writes: []string{"/p/.claude/settings.json", "/p/src/x"}},

@@ -32,6 +32,11 @@ import "strings"
 //	runs            options whose value is a command the program runs
 //	                (man -P): no prefix rule may approve the call, and the
 //	                command is read as a script
+//	codeOps         the operands after the first, and a here-document,
+//	                are code too (sqlite3 DB SQL, ed FILE <<< CMDS)
+//	pipes           options whose value |cmd or !cmd is a command
+//	addrs           the operands are socat addresses (EXEC:, SYSTEM:)
+//	stdinCode       a here-document on standard input is code (psql)
 //	code            options whose value is code in the program's own
 //	                language (vim -c, gdb -ex): no prefix rule may approve
 //	                the call, and a shell escape in it (vim's :!cmd, gdb's
@@ -50,6 +55,17 @@ type runner struct {
 	assigns         bool
 	runs            string
 	code            string
+	// codeOps: the operands after the first (sqlite3 DB SQL…) are code
+	// too, and so is a here-document on standard input (ed, psql).
+	codeOps bool
+	// pipes: options whose value, starting with | or !, is a command the
+	// output is piped to (strace -o '|cmd').
+	pipes string
+	// addrs: operands that are socat addresses (EXEC:cmd, SYSTEM:cmd).
+	addrs bool
+	// stdinCode: a here-document on standard input is the program's code
+	// (psql, mysql): its shell escapes are read.
+	stdinCode bool
 }
 
 var runners = map[string]*runner{}
@@ -141,6 +157,15 @@ func init() {
 	r("env-cmd", runner{withArg: "fre", longArg: " --file --rc-file --environments "})
 	r("cross-env cross-env-shell summon", runner{})
 	r("sops/exec-env,exec-file", runner{skip: 1, joined: true})
+	// Database clients and editors whose commands can run a shell, and
+	// programs that pipe to or execute a command.
+	r("sqlite3 duckdb", runner{code: " -cmd -c ", codeOps: true})
+	r("psql", runner{code: " -c --command ", withArg: "dhpUWfoLTPvF", longArg: " --dbname --host --port --username --file --output --log-file --set --variable --pset ", stdinCode: true})
+	r("mysql mariadb", runner{code: " -e --execute ", withArg: "uphPDSh", longArg: " --user --password --host --port --database --socket ", stdinCode: true})
+	r("ed red", runner{codeOps: true})
+	r("socat", runner{addrs: true})
+	r("nc ncat netcat", runner{runs: " -e -c --exec --sh-exec --lua-exec "})
+	r("strace ltrace", runner{pipes: " -o --output "})
 	r("man", runner{runs: " -P --pager -H --html "})
 	r("zip", runner{runs: " -TT --unzip-command "})
 	r("make gmake bmake", runner{code: " --eval -E ", assigns: true, stdin: " -f --file --makefile "})
@@ -218,13 +243,36 @@ func (an *analyzer) runnerForms(c *Command, f []wordInfo, command func([]wordInf
 		}
 		if ok {
 			c.ExactOnly = true
-			if s, ok := shellEscape(x.Value); ok && x.Static {
-				script("sh", staticWord(s))
+			codeEscapes(x, script)
+		}
+	}
+	for j := i; j < len(f); j++ {
+		if x, ok := optValue(f, j, rn.pipes); ok && x.Static && (strings.HasPrefix(x.Value, "|") || strings.HasPrefix(x.Value, "!")) {
+			script("sh", staticWord(x.Value[1:]))
+		}
+		if w := f[j]; rn.addrs && w.Static {
+			k, v, _ := strings.Cut(w.Value, ":")
+			if strings.EqualFold(k, "EXEC") || strings.EqualFold(k, "SYSTEM") {
+				if cut := strings.IndexByte(v, ','); cut >= 0 {
+					v = v[:cut] // address options follow a comma
+				}
+				script("sh", staticWord(v))
 			}
 		}
 	}
-	if rn.code != "" || rn.runs != "" || rn.optsOnly {
-		return // the command is given by options only
+	if (rn.codeOps || rn.stdinCode) && c.StdinStatic {
+		codeEscapes(staticWord(c.Stdin), script)
+	}
+	if rn.codeOps {
+		c.ExactOnly = true
+		for _, p := range operandStarts(f, i, rn.withArg, rn.noArg, rn.longArg, rn.longNo) {
+			for _, w := range f[min(p+1, len(f)):] {
+				codeEscapes(w, script)
+			}
+		}
+	}
+	if rn.code != "" || rn.runs != "" || rn.optsOnly || rn.codeOps || rn.pipes != "" || rn.addrs {
+		return // the command is given by options or in code only
 	}
 	emit := func(p int) {
 		if p >= len(f) {
@@ -305,15 +353,39 @@ func dashAt(f []wordInfo, i int) int {
 	return -1
 }
 
-// shellEscape returns the shell command in an editor's or debugger's
-// command: vim's [:]!cmd, gdb's shell cmd and !cmd.
+// codeEscapes reads, for deny, the shell commands that code in another
+// program's language runs: each line, and each part of it after a ';',
+// that is a shell escape (shellEscape).
+func codeEscapes(w wordInfo, script func(string, wordInfo)) {
+	if !w.Static {
+		return
+	}
+	for line := range strings.SplitSeq(w.Value, "\n") {
+		if s, ok := shellEscape(line); ok {
+			script("sh", staticWord(s))
+			continue
+		}
+		for part := range strings.SplitSeq(line, ";") {
+			if s, ok := shellEscape(part); ok {
+				script("sh", staticWord(s))
+			}
+		}
+	}
+}
+
+// shellEscape returns the shell command in an editor's, debugger's or
+// database client's command: vim's and ed's [:]!cmd, gdb's shell cmd,
+// sqlite3's and duckdb's .shell and .system, psql's and mysql's \! and
+// mysql's system.
 func shellEscape(s string) (string, bool) {
 	s = strings.TrimLeft(s, " \t:")
-	if r, ok := strings.CutPrefix(s, "!"); ok {
-		return r, true
-	}
-	if r, ok := strings.CutPrefix(s, "shell "); ok {
-		return r, true
+	for _, p := range [...]string{"!", "\\!", "shell ", ".shell ", ".system ", "system "} {
+		if r, ok := strings.CutPrefix(s, p); ok {
+			return r, true
+		}
+		if len(p) > 1 && len(s) >= len(p) && strings.EqualFold(s[:len(p)], p) {
+			return s[len(p):], true
+		}
 	}
 	return "", false
 }
