@@ -223,24 +223,19 @@ func (cc *callCtx) readPaths() ([]pathItem, *Decision) {
 			}
 		}
 	}
-	if v := pathsV; v.Exists() {
-		if v.Kind() != jsonin.Array {
-			d := invalidf("field \"paths\" must be an array of strings")
+	for _, a := range [...]struct {
+		field string
+		v     jsonin.Value
+	}{{"paths", pathsV}, {"include", includeV}} {
+		if !a.v.Exists() {
+			continue
+		}
+		if a.v.Kind() != jsonin.Array {
+			d := invalidf("field %q must be an array of strings", a.field)
 			return nil, &d
 		}
-		for i := 0; i < v.Len(); i++ {
-			if d := add("paths", v.Index(i)); d != nil {
-				return nil, d
-			}
-		}
-	}
-	if v := includeV; v.Exists() {
-		if v.Kind() != jsonin.Array {
-			d := invalidf("field \"include\" must be an array of strings")
-			return nil, &d
-		}
-		for i := 0; i < v.Len(); i++ {
-			if d := add("include", v.Index(i)); d != nil {
+		for i := 0; i < a.v.Len(); i++ {
+			if d := add(a.field, a.v.Index(i)); d != nil {
 				return nil, d
 			}
 		}
@@ -362,6 +357,9 @@ func (cc *callCtx) appendGlob(items []pathItem, s string) []pathItem {
 		}
 		for _, m := range ms {
 			if n == maxGlobMatches {
+				// The names past the cap are not checked: the glob
+				// satisfies no allow rule and counts as a secret read.
+				items[len(items)-n-1].unresolved = true
 				return items
 			}
 			items = append(items, cc.newPathItem(m, cc.cwd, false))

@@ -1,6 +1,7 @@
 package toolgate_test
 
 import (
+	"fmt"
 	"path/filepath"
 	"testing"
 
@@ -50,5 +51,30 @@ func TestReadCallGlobs(t *testing.T) {
 		if d.Outcome != tt.want {
 			t.Errorf("deny %q, paths %s: %v (%v), want %v", tt.deny, tt.paths, d.Outcome, d.Reasons, tt.want)
 		}
+	}
+}
+
+// A glob that matches more names than are checked satisfies no allow rule
+// and counts as a secret read: the names past the cap are not seen.
+func TestReadCallGlobCap(t *testing.T) {
+	glob := func(p string) ([]string, error) {
+		if p != "/p/*" {
+			return nil, nil
+		}
+		var out []string
+		for i := range 1200 {
+			out = append(out, fmt.Sprintf("/p/f%d", i))
+		}
+		return out, nil
+	}
+	allow, ask := toolgate.Allow, toolgate.Ask
+	l := toolgate.Layer{Source: toolgate.SourceProject, File: "/p/.toolgate/policy.yaml", Root: "/p", DefaultReadOnly: &allow, Default: &ask}
+	pol, err := toolgate.Compile([]toolgate.Layer{l}, &toolgate.Options{Glob: glob})
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := pol.Decide(toolgate.Call{Tool: "read_many_files", Input: []byte(`{"paths":["*"]}`), Cwd: "/p", Home: "/h"})
+	if d.Outcome != toolgate.Ask {
+		t.Errorf("a glob of 1,200 names: %v (%v), want ask", d.Outcome, d.Reasons)
 	}
 }

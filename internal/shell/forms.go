@@ -6,8 +6,11 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// maxForms caps the readings of one command.
+// maxForms caps the readings of one command; a command with more is
+// unanalysable (tooManyForms).
 const maxForms = 32
+
+const tooManyForms = "more readings than deny rules are checked on (32)"
 
 // classify fills in everything about c that follows from its words.
 func (an *analyzer) classify(c *Command, ws []wordInfo, sc scope) {
@@ -34,13 +37,19 @@ func (an *analyzer) classify(c *Command, ws []wordInfo, sc scope) {
 	// caller (runsForms) and the forms read from them.
 	delegated := make([]bool, 1, 4)
 	addForm := func(f []wordInfo, d bool) {
-		if len(f) == 0 || len(forms) >= maxForms {
+		if len(f) == 0 {
 			return
 		}
 		for _, g := range forms {
 			if sameForm(f, g) {
 				return
 			}
+		}
+		if len(forms) >= maxForms {
+			// No cap may skip a deny check: what is past it cannot be
+			// allowed either.
+			setUnanalysable(c, tooManyForms)
+			return
 		}
 		forms = append(forms, f)
 		delegated = append(delegated, d)
@@ -65,6 +74,10 @@ func (an *analyzer) classify(c *Command, ws []wordInfo, sc scope) {
 		addForm(globalOptsForm(f), d)
 		for _, g := range an.runsForms(c, f) {
 			addForm(g, true)
+			// A command that has another program run commands is never
+			// read-only: the commands it runs are judged by deny and ask
+			// rules only, so the default must not approve them with it.
+			notRO = true
 		}
 	}
 	c.Forms = an.res.mem.formList(len(forms))
@@ -96,7 +109,7 @@ func (an *analyzer) classify(c *Command, ws []wordInfo, sc scope) {
 		c.AcceptEdits = false // not plain: run through a wrapper
 	}
 	if notRO {
-		c.ReadOnly = false
+		c.ReadOnly, c.AcceptEdits = false, false
 	}
 	// cd and pushd change the directory of the following commands.
 	if len(words) > 0 && words[0].Static {
@@ -391,12 +404,12 @@ func (an *analyzer) runsForms(c *Command, f []wordInfo) [][]wordInfo {
 		}
 		if !dash && args[0].Static && args[0].Value == "exec" {
 			// The old form without --: kubectl exec POD CMD.
-			for _, p := range operandStarts(f, 2, "cfn", "iqt", " --container --filename --namespace --pod-running-timeout ", " --stdin --tty --quiet ") {
+			for _, p := range operandStarts(c, f, 2, "cfn", "iqt", " --container --filename --namespace --pod-running-timeout ", " --stdin --tty --quiet ") {
 				command(f[p+1:])
 			}
 		}
 	case "docker", "podman", "docker-compose":
-		for _, g := range containerForms(f) {
+		for _, g := range containerForms(c, f) {
 			command(g)
 		}
 	case "ssh", "scp", "sftp":
@@ -406,17 +419,30 @@ func (an *analyzer) runsForms(c *Command, f []wordInfo) [][]wordInfo {
 			if !w.Static || !strings.HasPrefix(w.Value, "-") || strings.HasPrefix(w.Value, "--") {
 				continue
 			}
+			// A cluster (-vo KEY=V, -qF cfg): the first letter that takes
+			// a value takes the rest of the word or the next one.
 			var kv string
-			switch {
-			case w.Value == "-o" && i+1 < len(args) && args[i+1].Static:
-				kv = args[i+1].Value
-			case strings.HasPrefix(w.Value, "-o"):
-				kv = w.Value[2:]
-			case strings.HasPrefix(w.Value, "-F"):
-				c.ExactOnly = true
-				continue
-			default:
-				continue
+			for k := 1; k < len(w.Value); k++ {
+				ch := w.Value[k]
+				if strings.IndexByte("BbcDEeFIiJLlmOoPpQRSWws", ch) < 0 {
+					continue
+				}
+				val, ok := w.Value[k+1:], true
+				if val == "" {
+					ok = i+1 < len(args) && args[i+1].Static
+					if ok {
+						val = args[i+1].Value
+					}
+				}
+				switch ch {
+				case 'o':
+					if ok {
+						kv = val
+					}
+				case 'F':
+					c.ExactOnly = true
+				}
+				break
 			}
 			k, v, ok := strings.Cut(kv, "=")
 			if !ok {
@@ -434,7 +460,7 @@ func (an *analyzer) runsForms(c *Command, f []wordInfo) [][]wordInfo {
 		}
 		// The remote command: the words after the host, joined by spaces
 		// as ssh joins them, run by the remote user's shell.
-		for _, p := range operandStarts(f, 1, "BbcDEeFIiJLlmOoPpQRSWw", "46AaCfGgKkMNnqsTtVvXxYy", "", "") {
+		for _, p := range operandStarts(c, f, 1, "BbcDEeFIiJLlmOoPpQRSWw", "46AaCfGgKkMNnqsTtVvXxYy", "", "") {
 			if p+1 >= len(f) {
 				continue
 			}
@@ -493,7 +519,7 @@ func (an *analyzer) runsForms(c *Command, f []wordInfo) [][]wordInfo {
 // container: run and create IMAGE CMD (with --entrypoint), exec
 // CONTAINER CMD, and compose's run and exec SERVICE CMD, for every place
 // the image, container or service may be (operandStarts).
-func containerForms(f []wordInfo) [][]wordInfo {
+func containerForms(c *Command, f []wordInfo) [][]wordInfo {
 	i, compose := 1, false // i: the subcommand
 	switch {
 	case f[0].Value == "docker-compose":
@@ -547,7 +573,7 @@ func containerForms(f []wordInfo) [][]wordInfo {
 			entry = append(entry, staticWord(v))
 		}
 	}
-	for _, p := range operandStarts(f, i+1, shortArg, shortNo, longArg, longNo) {
+	for _, p := range operandStarts(c, f, i+1, shortArg, shortNo, longArg, longNo) {
 		if p+1 < len(f) {
 			out = append(out, f[p+1:])
 		}
@@ -566,17 +592,22 @@ func containerForms(f []wordInfo) [][]wordInfo {
 // surrounded by spaces) take a value after = or in the next word, those
 // in longNo none. An option in neither may do either, and a word whose
 // value is not static may be an option or the operand, so that deny sees
-// every reading. At most maxForms indexes are returned.
-func operandStarts(f []wordInfo, i int, shortArg, shortNo, longArg, longNo string) []int {
+// every reading. At most maxForms indexes are returned; past them c is
+// unanalysable.
+func operandStarts(c *Command, f []wordInfo, i int, shortArg, shortNo, longArg, longNo string) []int {
 	if i >= len(f) {
 		return nil
 	}
 	reach := make([]bool, len(f)+2)
 	reach[i] = true
 	var out []int
-	for j := i; j < len(f) && len(out) < maxForms; j++ {
+	for j := i; j < len(f); j++ {
 		if !reach[j] {
 			continue
+		}
+		if len(out) == maxForms {
+			setUnanalysable(c, tooManyForms)
+			break
 		}
 		w := f[j]
 		if !w.Static {

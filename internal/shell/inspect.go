@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"fmt"
 	"path"
 	"slices"
 	"strings"
@@ -1033,14 +1034,20 @@ func (in *inspector) codeWord(w wordInfo) {
 		in.scriptWrites(w.Value)
 		// Its string literals may be commands it runs (os.system("…"),
 		// execSync("…"), `…`): each is guessed at, for deny and ask rules.
-		for _, lit := range stringLiterals(w.Value, maxCodeLiterals) {
+		lits := stringLiterals(w.Value, maxCodeLiterals+1)
+		if len(lits) > maxCodeLiterals {
+			// No cap may skip a deny check.
+			in.unanalysable(fmt.Sprintf("inline code with more than %d string literals", maxCodeLiterals))
+			lits = lits[:maxCodeLiterals]
+		}
+		for _, lit := range lits {
 			in.an.guessScript(lit, in.sc.depth+1, in.dir)
 		}
 	}
 }
 
 // maxCodeLiterals caps the string literals of inline code read as scripts.
-const maxCodeLiterals = 32
+const maxCodeLiterals = 256
 
 // stringLiterals returns the contents of the quoted strings ('…', "…",
 // `…`) in code, a backslash escaping the next character, up to max of
@@ -1177,8 +1184,8 @@ func (in *inspector) find(a *argv) bool {
 						dyn[k] = wordInfo{Word: Word{Value: x.Value}}
 					}
 				}
-				in.c.Forms = appendForm(in.c.Forms, values(dyn))
-				in.c.Forms = appendForm(in.c.Forms, values(sub))
+				appendForm(in.c, values(dyn))
+				appendForm(in.c, values(sub))
 				in.inspect(sub, false, false)
 				// Deny sees through wrappers and program paths here as
 				// anywhere (find -exec env rm {} ;, -exec /bin/rm).
@@ -1240,7 +1247,7 @@ func (in *inspector) findExecForms(f []wordInfo, inspect bool) {
 		}
 	}
 	for _, g := range fs[1:] {
-		in.c.Forms = appendForm(in.c.Forms, values(g))
+		appendForm(in.c, values(g))
 		if inspect {
 			next, _ := in.an.wrapperForms(in.c, g, false)
 			in.inspect(g, false, len(next) > 0)
@@ -1248,7 +1255,10 @@ func (in *inspector) findExecForms(f []wordInfo, inspect bool) {
 	}
 }
 
-func appendForm(forms [][]Word, f []Word) [][]Word {
+// appendForm adds the reading f to c's forms unless it is there; past
+// maxForms c is unanalysable.
+func appendForm(c *Command, f []Word) {
+	forms := c.Forms
 	for _, g := range forms {
 		if len(g) == len(f) {
 			same := true
@@ -1259,14 +1269,15 @@ func appendForm(forms [][]Word, f []Word) [][]Word {
 				}
 			}
 			if same {
-				return forms
+				return
 			}
 		}
 	}
 	if len(forms) >= maxForms {
-		return forms
+		setUnanalysable(c, tooManyForms)
+		return
 	}
-	return append(forms, f)
+	c.Forms = append(forms, f)
 }
 
 // grep handles grep, rg, ag and ack; it reports whether the command only
@@ -1349,7 +1360,7 @@ func (in *inspector) sed(a *argv) bool {
 		}
 		for _, cmd := range sc.cmds {
 			// The e command runs its text as sh -c TEXT.
-			in.c.Forms = appendForm(in.c.Forms, []Word{{Value: "sh", Static: true}, {Value: "-c", Static: true}, {Value: cmd, Static: true}})
+			appendForm(in.c, []Word{{Value: "sh", Static: true}, {Value: "-c", Static: true}, {Value: cmd, Static: true}})
 			in.runScript(cmd, false)
 		}
 		if sc.execInput {
@@ -1581,7 +1592,7 @@ func (in *inspector) awk(a *argv) bool {
 				// rules: system("..."), "..." | getline, print | "...".
 				for _, cmd := range awkCommands(prog.Value) {
 					// awk runs them as sh -c CMD.
-					in.c.Forms = appendForm(in.c.Forms, []Word{{Value: "sh", Static: true}, {Value: "-c", Static: true}, {Value: cmd, Static: true}})
+					appendForm(in.c, []Word{{Value: "sh", Static: true}, {Value: "-c", Static: true}, {Value: cmd, Static: true}})
 					in.runScript(cmd, false)
 				}
 				if awkDynamicOutput(prog.Value) {

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -349,6 +350,12 @@ func TestModelReadsWrites(t *testing.T) {
 		{src: "op run --env-file=.env -- rm -rf x", forms: []string{"rm -rf x"}},
 		{src: "cross-env NODE_ENV=x rm -rf x", forms: []string{"rm -rf x"}},
 		{src: "xterm -e rm -rf x", forms: []string{"rm -rf x"}},
+		// No cap may skip a deny check: past them a command is unanalysable.
+		{src: "docker run" + strings.Repeat(" --frob v", 40) + " img rm -rf x", una: true},
+		{src: "for f in" + manyWords(40) + " .env; do cat $f; done", una: true},
+		{src: "python3 -c '" + strings.Repeat(`"a";`, 300) + "'", exact: true, una: true, mayWrite: true},
+		{src: "ssh -vo ProxyCommand='rm -rf x' host", forms: []string{"rm -rf x"}},
+		{src: "scp -qF cfg a h:b", exact: true},
 		// Database clients, editors and network tools that run commands.
 		{src: "sqlite3 db 'select 1; .shell rm -rf x'", forms: []string{"rm -rf x"}, exact: true},
 		{src: "sqlite3 db <<< '.system rm -rf x'", forms: []string{"rm -rf x"}, exact: true},
@@ -517,6 +524,15 @@ func TestModelReadsWrites(t *testing.T) {
 	}
 }
 
+// manyWords returns n distinct words, each after a blank.
+func manyWords(n int) string {
+	var b strings.Builder
+	for i := range n {
+		fmt.Fprintf(&b, " w%d", i)
+	}
+	return b.String()
+}
+
 // Every runner's option letters are either with a value or without, not
 // both (a letter that is both in its program must be in neither, so that
 // it is read both ways).
@@ -653,6 +669,27 @@ func TestOptionPatternsAllowAsWritten(t *testing.T) {
 		}
 		if !p.Match(a.Commands[0].Words, true) {
 			t.Errorf("%q against %q: deny reading does not match", tt.pat, tt.cmd)
+		}
+	}
+}
+
+// A command that has another program run commands is never read-only,
+// even when the commands it runs are: they face deny and ask rules only,
+// so the read-only default must not approve them with it.
+func TestDelegatingNotReadOnly(t *testing.T) {
+	for _, src := range []string{"ssh h ls", "docker exec c ls", "tmux new -d ls", "man -P cat ls",
+		"sort --compress-program=cat f", "sqlite3 db 'select 1'", "npx ls", "kubectl exec p -- ls",
+		"at now <<< ls", "nodemon --exec ls", "strace -o '|cat' ls"} {
+		a := Analyze(src, Options{Cwd: "/p", Home: "/h"})
+		if len(a.Commands) == 0 || a.Commands[0].ReadOnly || a.ReadOnly {
+			t.Errorf("%q: read-only", src)
+		}
+		delegated := false
+		for _, c := range a.Commands {
+			delegated = delegated || c.Delegated
+		}
+		if !delegated && !strings.HasPrefix(src, "sqlite3") {
+			t.Errorf("%q: no delegated command", src)
 		}
 	}
 }

@@ -265,7 +265,7 @@ func (an *analyzer) runnerForms(c *Command, f []wordInfo, command func([]wordInf
 	}
 	if rn.codeOps {
 		c.ExactOnly = true
-		for _, p := range operandStarts(f, i, rn.withArg, rn.noArg, rn.longArg, rn.longNo) {
+		for _, p := range operandStarts(c, f, i, rn.withArg, rn.noArg, rn.longArg, rn.longNo) {
 			for _, w := range f[min(p+1, len(f)):] {
 				codeEscapes(w, script)
 			}
@@ -291,7 +291,7 @@ func (an *analyzer) runnerForms(c *Command, f []wordInfo, command func([]wordInf
 			command(f[p:])
 		}
 	}
-	for _, p := range operandStarts(f, i, rn.withArg, rn.noArg, rn.longArg, rn.longNo) {
+	for _, p := range operandStarts(c, f, i, rn.withArg, rn.noArg, rn.longArg, rn.longNo) {
 		switch {
 		case rn.dash:
 			// operandStarts may have stopped at the -- already.
@@ -305,7 +305,7 @@ func (an *analyzer) runnerForms(c *Command, f []wordInfo, command func([]wordInf
 			// Options may also follow the operands skipped (GNU
 			// permutation): aws-vault exec PROFILE -- CMD.
 			if p+rn.skip < len(f) {
-				for _, q := range operandStarts(f, p+rn.skip, rn.withArg, rn.noArg, rn.longArg, rn.longNo) {
+				for _, q := range operandStarts(c, f, p+rn.skip, rn.withArg, rn.noArg, rn.longArg, rn.longNo) {
 					emit(q)
 				}
 			}

@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"fmt"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -17,8 +18,8 @@ import (
 // no allow rule and is never inside the workspace.
 
 const (
-	maxVarValues   = 8  // values recorded per variable
-	maxVarReadings = 16 // readings of one word
+	maxVarValues   = 32 // values recorded per variable
+	maxVarReadings = 64 // readings of one word
 )
 
 // noteAssign records the static value (or array elements) of a.
@@ -74,10 +75,19 @@ func (an *analyzer) addVarValue(name, v string) {
 			return
 		}
 	}
+	if len(vals) == maxVarValues {
+		// A value past the cap is not read: the variable's expansions
+		// make their command unanalysable (varReadings).
+		x.vars[name] = append(vals, overflowValue)
+		return
+	}
 	if len(vals) < maxVarValues {
 		x.vars[name] = append(vals, v)
 	}
 }
+
+// overflowValue marks a variable given more values than are recorded.
+const overflowValue = "\x00overflow"
 
 // varReadings returns the values a word may have given the variables the
 // script set: every combination of their recorded values, or nil when the
@@ -87,7 +97,7 @@ func (an *analyzer) varReadings(w *syntax.Word) []string {
 		return nil
 	}
 	out := []string{""}
-	found := false
+	found, overflow := false, ""
 	var walk func(parts []syntax.WordPart) bool
 	walk = func(parts []syntax.WordPart) bool {
 		for _, p := range parts {
@@ -121,13 +131,15 @@ func (an *analyzer) varReadings(w *syntax.Word) []string {
 				if len(vals) == 0 {
 					return false
 				}
+				if vals[len(vals)-1] == overflowValue || len(out)*len(vals) > maxVarReadings {
+					overflow = "$" + p.Param.Value
+					return false
+				}
 				found = true
 				next := make([]string, 0, len(out)*len(vals))
 				for _, o := range out {
 					for _, v := range vals {
-						if len(next) < maxVarReadings {
-							next = append(next, o+v)
-						}
+						next = append(next, o+v)
 					}
 				}
 				out = next
@@ -137,7 +149,14 @@ func (an *analyzer) varReadings(w *syntax.Word) []string {
 		}
 		return true
 	}
-	if !walk(w.Parts) || !found {
+	ok := walk(w.Parts)
+	if overflow != "" {
+		// No cap may skip a deny check: a word with more readings than
+		// are kept cannot be allowed either.
+		an.issue(overflow, fmt.Sprintf("a variable with more than %d values, or a word with more than %d readings", maxVarValues, maxVarReadings))
+		return nil
+	}
+	if !ok || !found {
 		return nil
 	}
 	return out
