@@ -247,18 +247,7 @@ func (c *cli) mcp(args []string) int {
 		go remote.follow(ctx, p.Refilter, mcpFollowEvery, logger)
 		// Session rules change without the service's revision: each
 		// session's listing is checked again as often.
-		go func() {
-			t := time.NewTicker(mcpFollowEvery)
-			defer t.Stop()
-			for {
-				select {
-				case <-ctx.Done():
-					return
-				case <-t.C:
-					p.RecheckSessions(ctx)
-				}
-			}
-		}()
+		go tick(ctx, mcpFollowEvery, func() { p.RecheckSessions(ctx) })
 	}
 	// SIGHUP reloads the policy and the lock file; a policy that does not
 	// load, or a lock that does not parse, keeps the one in force.

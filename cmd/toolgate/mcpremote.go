@@ -114,23 +114,30 @@ func (r *mcpRemote) Revision() string {
 // policy revision is not the one the listing was filtered with (a reload
 // on the service, or a visibility request that failed), until ctx ends.
 func (r *mcpRemote) follow(ctx context.Context, refilter func(context.Context), every time.Duration, logger *slog.Logger) {
-	t := time.NewTicker(every)
+	tick(ctx, every, func() {
+		pctx, cancel := context.WithTimeout(ctx, mcpRemoteTimeout)
+		info, err := r.client.Policy(pctx)
+		cancel()
+		if err != nil {
+			return // calls are denied meanwhile, each saying why
+		}
+		if l := r.listed.Load(); l == nil || *l != info.Revision {
+			logger.Info(fmt.Sprintf("the toolgate server's policy is revision %s: filtering the tools again", info.Revision))
+			refilter(ctx)
+		}
+	})
+}
+
+// tick calls fn every d until ctx ends.
+func tick(ctx context.Context, d time.Duration, fn func()) {
+	t := time.NewTicker(d)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
 			return
 		case <-t.C:
-		}
-		pctx, cancel := context.WithTimeout(ctx, mcpRemoteTimeout)
-		info, err := r.client.Policy(pctx)
-		cancel()
-		if err != nil {
-			continue // calls are denied meanwhile, each saying why
-		}
-		if l := r.listed.Load(); l == nil || *l != info.Revision {
-			logger.Info(fmt.Sprintf("the toolgate server's policy is revision %s: filtering the tools again", info.Revision))
-			refilter(ctx)
+			fn()
 		}
 	}
 }
