@@ -1,12 +1,10 @@
 package toolgate
 
 import (
-	"bytes"
 	"encoding/json"
-	"fmt"
-	"strconv"
 	"strings"
 
+	"github.com/toolgate/toolgate/internal/jsondoc"
 	"github.com/toolgate/toolgate/internal/shell"
 	"github.com/toolgate/toolgate/internal/urlmatch"
 )
@@ -25,7 +23,7 @@ func (p *Policy) compileRewrite(rw Rewrite, l Layer) (*compiledRewrite, Diagnost
 	}
 	r.effect = 0
 	for _, s := range rw.Set {
-		if _, err := splitPointer(s.Pointer); err != nil {
+		if _, err := jsondoc.ParsePointer(s.Pointer); err != nil {
 			diags.Errorf(s.Pos, "rewrite", "rewrite set %q: %v", s.Pointer, err)
 		}
 		if !json.Valid(s.Value) {
@@ -33,7 +31,7 @@ func (p *Policy) compileRewrite(rw Rewrite, l Layer) (*compiledRewrite, Diagnost
 		}
 	}
 	for _, s := range rw.Remove {
-		if p, err := splitPointer(s.Pointer); err != nil {
+		if p, err := jsondoc.ParsePointer(s.Pointer); err != nil {
 			diags.Errorf(s.Pos, "rewrite", "rewrite remove %q: %v", s.Pointer, err)
 		} else if len(p) == 0 {
 			diags.Errorf(s.Pos, "rewrite", "rewrite remove %q: cannot remove the whole input", s.Pointer)
@@ -46,26 +44,6 @@ func (p *Policy) compileRewrite(rw Rewrite, l Layer) (*compiledRewrite, Diagnost
 		return nil, diags
 	}
 	return &compiledRewrite{match: r, set: rw.Set, remove: rw.Remove}, diags
-}
-
-// splitPointer splits a JSON Pointer (RFC 6901) into reference tokens.
-func splitPointer(p string) ([]string, error) {
-	if p == "" {
-		return nil, nil
-	}
-	if !strings.HasPrefix(p, "/") {
-		return nil, fmt.Errorf("a JSON Pointer must be empty or start with \"/\"")
-	}
-	toks := strings.Split(p[1:], "/")
-	for i, t := range toks {
-		for j := 0; j < len(t); j++ {
-			if t[j] == '~' && (j+1 >= len(t) || (t[j+1] != '0' && t[j+1] != '1')) {
-				return nil, fmt.Errorf("bad escape in JSON Pointer token %q: only ~0 and ~1", t)
-			}
-		}
-		toks[i] = strings.ReplaceAll(strings.ReplaceAll(t, "~1", "/"), "~0", "~")
-	}
-	return toks, nil
 }
 
 // ruleMatch is how a rule bears on a whole call.
@@ -216,29 +194,25 @@ func (p *Policy) decideRewritten(cc *callCtx) Decision {
 	if len(applied) == 0 {
 		return d0
 	}
-	var doc any
-	dec := json.NewDecoder(bytes.NewReader(cc.doc.Root().Raw()))
-	dec.UseNumber()
-	if err := dec.Decode(&doc); err != nil {
+	doc, err := jsondoc.Decode(cc.doc.Root().Raw())
+	if err != nil {
 		return Denial(KindError, "rewrite: cannot decode the input: "+err.Error())
 	}
 	var reasons []Reason
 	for _, rw := range applied {
 		for _, s := range rw.set {
-			var v any
-			vd := json.NewDecoder(bytes.NewReader(s.Value))
-			vd.UseNumber()
-			if err := vd.Decode(&v); err != nil {
+			v, err := jsondoc.Decode(s.Value)
+			if err != nil {
 				return Denial(KindError, "rewrite: bad value for "+s.Pointer)
 			}
-			nd, err := pointerSet(doc, s.Pointer, v)
+			nd, err := jsondoc.Set(doc, s.Pointer, v)
 			if err != nil {
 				return Decision{Outcome: Deny, Reasons: []Reason{rw.match.reasonRewriteError("rewrite set " + s.Pointer + " cannot apply: " + err.Error())}}
 			}
 			doc = nd
 		}
 		for _, s := range rw.remove {
-			nd, err := pointerRemove(doc, s.Pointer)
+			nd, err := jsondoc.Remove(doc, s.Pointer)
 			if err != nil {
 				return Decision{Outcome: Deny, Reasons: []Reason{rw.match.reasonRewriteError("rewrite remove " + s.Pointer + " cannot apply: " + err.Error())}}
 			}
@@ -250,7 +224,7 @@ func (p *Policy) decideRewritten(cc *callCtx) Decision {
 	if err != nil {
 		return Denial(KindError, "rewrite: cannot encode the rewritten input: "+err.Error())
 	}
-	if jsonEqual(out, cc.doc.Root().Raw()) {
+	if jsondoc.Equal(out, cc.doc.Root().Raw()) {
 		return d0
 	}
 	call2 := cc.call
@@ -298,119 +272,4 @@ func (r *crule) reasonRewriteError(msg string) Reason {
 	rs := r.reasonRewrite(msg)
 	rs.Kind = KindError
 	return rs
-}
-
-func jsonEqual(a, b []byte) bool {
-	var x, y any
-	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
-		return false
-	}
-	ca, _ := json.Marshal(x)
-	cb, _ := json.Marshal(y)
-	return bytes.Equal(ca, cb)
-}
-
-// pointerSet sets the value at p, creating missing parent objects; "-"
-// appends to an array.
-func pointerSet(doc any, p string, v any) (any, error) {
-	toks, err := splitPointer(p)
-	if err != nil {
-		return nil, err
-	}
-	if len(toks) == 0 {
-		return v, nil
-	}
-	return setAt(doc, toks, v)
-}
-
-func setAt(cur any, toks []string, v any) (any, error) {
-	t := toks[0]
-	last := len(toks) == 1
-	switch n := cur.(type) {
-	case map[string]any:
-		if last {
-			n[t] = v
-			return n, nil
-		}
-		child, ok := n[t]
-		if !ok || child == nil {
-			child = map[string]any{}
-		}
-		nc, err := setAt(child, toks[1:], v)
-		if err != nil {
-			return nil, err
-		}
-		n[t] = nc
-		return n, nil
-	case []any:
-		if t == "-" {
-			if !last {
-				return nil, fmt.Errorf("\"-\" must be the last token")
-			}
-			return append(n, v), nil
-		}
-		i, err := strconv.Atoi(t)
-		if err != nil || i < 0 || i >= len(n) {
-			return nil, fmt.Errorf("array index %q out of range", t)
-		}
-		if last {
-			n[i] = v
-			return n, nil
-		}
-		nc, err := setAt(n[i], toks[1:], v)
-		if err != nil {
-			return nil, err
-		}
-		n[i] = nc
-		return n, nil
-	}
-	return nil, fmt.Errorf("cannot set %q inside a %T", t, cur)
-}
-
-func pointerRemove(doc any, p string) (any, error) {
-	toks, err := splitPointer(p)
-	if err != nil {
-		return nil, err
-	}
-	if len(toks) == 0 {
-		return nil, fmt.Errorf("cannot remove the whole input")
-	}
-	return removeAt(doc, toks)
-}
-
-func removeAt(cur any, toks []string) (any, error) {
-	t := toks[0]
-	last := len(toks) == 1
-	switch n := cur.(type) {
-	case map[string]any:
-		child, ok := n[t]
-		if !ok {
-			return n, nil // removing what is not there changes nothing
-		}
-		if last {
-			delete(n, t)
-			return n, nil
-		}
-		nc, err := removeAt(child, toks[1:])
-		if err != nil {
-			return nil, err
-		}
-		n[t] = nc
-		return n, nil
-	case []any:
-		i, err := strconv.Atoi(t)
-		if err != nil || i < 0 || i >= len(n) {
-			return n, nil
-		}
-		if last {
-			return append(n[:i:i], n[i+1:]...), nil
-		}
-		nc, err := removeAt(n[i], toks[1:])
-		if err != nil {
-			return nil, err
-		}
-		n[i] = nc
-		return n, nil
-	}
-	return cur, nil
 }

@@ -5,11 +5,11 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"reflect"
 	"time"
 
 	"github.com/toolgate/toolgate"
 	"github.com/toolgate/toolgate/audit"
+	"github.com/toolgate/toolgate/internal/jsondoc"
 )
 
 // DefaultApprovalTimeout is how long the gate waits for an approver when
@@ -392,7 +392,7 @@ func (g *Gate) settleRewrite(ctx context.Context, ent *entry, tc toolgate.Call, 
 		if err := ent.validate(next); err != nil {
 			return deny(toolgate.KindInvalid, fmt.Sprintf("the rewritten input does not match the input schema of tool %q: %v", tc.Tool, err), reasons), orig
 		}
-		if jsonEqual(next, cur) {
+		if jsondoc.Equal(next, cur) {
 			break
 		}
 		tc.Input = next
@@ -406,7 +406,7 @@ func (g *Gate) settleRewrite(ctx context.Context, ent *entry, tc toolgate.Call, 
 			last.Prompt, last.Suggestions = d2.Prompt, d2.Suggestions
 			reasons = append(append([]toolgate.Reason(nil), d2.Reasons...), reasons...)
 		}
-		if (d2.Outcome == toolgate.Modify || d2.Outcome == toolgate.Ask) && d2.Input != nil && !jsonEqual(d2.Input, cur) {
+		if (d2.Outcome == toolgate.Modify || d2.Outcome == toolgate.Ask) && d2.Input != nil && !jsondoc.Equal(d2.Input, cur) {
 			last.Input = d2.Input
 			continue
 		}
@@ -419,7 +419,7 @@ func (g *Gate) settleRewrite(ctx context.Context, ent *entry, tc toolgate.Call, 
 			out.Prompt, out.Suggestions = last.Prompt, last.Suggestions
 		}
 	}
-	changed := !jsonEqual(cur, orig)
+	changed := !jsondoc.Equal(cur, orig)
 	switch {
 	case asking:
 		out.Outcome = toolgate.Ask
@@ -440,18 +440,6 @@ func reasonMessage(r toolgate.Reason) string {
 		return r.Message
 	}
 	return defaultMessage(r.Kind)
-}
-
-// jsonEqual reports whether a and b hold the same JSON value.
-func jsonEqual(a, b json.RawMessage) bool {
-	if bytes.Equal(a, b) {
-		return true
-	}
-	var x, y any
-	if json.Unmarshal(a, &x) != nil || json.Unmarshal(b, &y) != nil {
-		return false
-	}
-	return reflect.DeepEqual(x, y)
 }
 
 type approvalResult struct {
