@@ -249,6 +249,12 @@ func TestAskPromptAndSuggestions(t *testing.T) {
 	if !strings.Contains(d.Prompt, `\u202e`) {
 		t.Fatalf("prompt must show bidi characters as escapes: %q", d.Prompt)
 	}
+	// Private-use and unassigned code points render as anything a font
+	// likes; they are shown as escapes too.
+	d = c.Decide(bash("echo \ue000x\U000e0041"))
+	if !strings.Contains(d.Prompt, `\ue000x\U000e0041`) {
+		t.Fatalf("prompt must show private-use and tag characters as escapes: %q", d.Prompt)
+	}
 }
 
 func TestLegacyExactToolNames(t *testing.T) {

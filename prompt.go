@@ -3,44 +3,10 @@ package toolgate
 import (
 	"fmt"
 	"strings"
-	"unicode"
 
 	"github.com/toolgate/toolgate/internal/shell"
+	"github.com/toolgate/toolgate/internal/visible"
 )
-
-// visible shows invisible, control and bidirectional characters as escapes,
-// so a person sees what will really run.
-func visible(s string) string {
-	plain := true
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f {
-			plain = false
-			break
-		}
-	}
-	if plain {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		switch {
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == unicode.ReplacementChar, unicode.IsControl(r), unicode.Is(unicode.Cf, r), unicode.Is(unicode.Zs, r) && r != ' ',
-			r == '\u2028', r == '\u2029':
-			if r <= 0xffff {
-				fmt.Fprintf(&b, `\u%04x`, r)
-			} else {
-				fmt.Fprintf(&b, `\U%08x`, r)
-			}
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
 
 // prompt says what will happen if a person approves the call.
 func (cc *callCtx) prompt() string {
@@ -51,17 +17,17 @@ func (cc *callCtx) prompt() string {
 		if cc.an == nil {
 			s, _ = cc.shellCommand()
 		}
-		return fmt.Sprintf("%s wants to run: %s", cc.tool, visible(s))
+		return fmt.Sprintf("%s wants to run: %s", cc.tool, visible.Escape(s))
 	case KindRead, KindList, KindSearch:
-		return fmt.Sprintf("%s wants to read: %s", cc.tool, visible(cc.pathsSummary()))
+		return fmt.Sprintf("%s wants to read: %s", cc.tool, visible.Escape(cc.pathsSummary()))
 	case KindEdit:
-		return fmt.Sprintf("%s wants to write: %s", cc.tool, visible(cc.pathsSummary()))
+		return fmt.Sprintf("%s wants to write: %s", cc.tool, visible.Escape(cc.pathsSummary()))
 	case KindFetch:
 		u, _ := cc.input.Get("url").Str()
-		return fmt.Sprintf("%s wants to fetch: %s", cc.tool, visible(u))
+		return fmt.Sprintf("%s wants to fetch: %s", cc.tool, visible.Escape(u))
 	}
 	in := string(cc.doc.Root().Raw())
-	return fmt.Sprintf("%s wants to run with input: %s", cc.tool, visible(truncate(in, 2000)))
+	return fmt.Sprintf("%s wants to run with input: %s", cc.tool, visible.Escape(truncate(in, 2000)))
 }
 
 func (cc *callCtx) pathsSummary() string {

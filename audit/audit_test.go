@@ -108,7 +108,7 @@ func TestWriteTable(t *testing.T) {
 	if len(lines) != 2 || !strings.HasPrefix(lines[0], "TIME") {
 		t.Fatalf("table:\n%s", out)
 	}
-	for _, want := range []string{e.ID, "session-0", `evil\x1b[2J\u202etool`, "allow*", `rule: deny rule "Bash(rm *)"`, `\u202e removal`} {
+	for _, want := range []string{e.ID, "session-0", `evil\u001b[2J\u202etool`, "allow*", `rule: deny rule "Bash(rm *)"`, `\u202e removal`} {
 		if !strings.Contains(lines[1], want) {
 			t.Errorf("row lacks %q:\n%s", want, lines[1])
 		}

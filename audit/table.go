@@ -1,13 +1,12 @@
 package audit
 
 import (
-	"strconv"
+	"io"
 	"strings"
 	"text/tabwriter"
 	"time"
-	"unicode"
 
-	"io"
+	"github.com/toolgate/toolgate/internal/visible"
 )
 
 // WriteTable writes events as an aligned table for a person, one event per
@@ -40,7 +39,7 @@ func WriteTable(w io.Writer, events []Event) error {
 			reason,
 		}
 		for j, c := range cols {
-			cols[j] = visible(c)
+			cols[j] = visible.Escape(c)
 		}
 		if _, err := io.WriteString(tw, strings.Join(cols, "\t")+"\n"); err != nil {
 			return err
@@ -54,33 +53,4 @@ func orDash(s string) string {
 		return "-"
 	}
 	return s
-}
-
-// visible escapes characters that a terminal would not show as themselves,
-// and tabs (the column separator).
-func visible(s string) string {
-	clean := true
-	for _, r := range s {
-		if hidden(r) {
-			clean = false
-			break
-		}
-	}
-	if clean {
-		return s
-	}
-	var b strings.Builder
-	for _, r := range s {
-		if hidden(r) {
-			q := strconv.QuoteRuneToASCII(r)
-			b.WriteString(q[1 : len(q)-1])
-			continue
-		}
-		b.WriteRune(r)
-	}
-	return b.String()
-}
-
-func hidden(r rune) bool {
-	return r == '\t' || !unicode.IsPrint(r) || unicode.Is(unicode.Bidi_Control, r) || unicode.Is(unicode.Cf, r) || r == unicode.ReplacementChar
 }
