@@ -2,6 +2,7 @@ package toolgate
 
 import (
 	"fmt"
+	"github.com/toolgate/toolgate/internal/starglob"
 	"sort"
 	"strings"
 )
@@ -132,7 +133,7 @@ func aliasOf(name string, fold bool) (string, bool) {
 		return c, true
 	}
 	if fold {
-		if c, ok := lookupLower(claudeAliasesFolded, name); ok {
+		if c, ok := starglob.LookupLower(claudeAliasesFolded, name); ok {
 			return c, true
 		}
 		for i := 0; i < len(name); i++ {
@@ -165,7 +166,7 @@ func aliasesFor(tool string) []string {
 			return names
 		}
 	}
-	names, _ := lookupLower(aliasesOf, tool)
+	names, _ := starglob.LookupLower(aliasesOf, tool)
 	return names
 }
 

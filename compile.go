@@ -12,13 +12,14 @@ import (
 
 	"github.com/toolgate/toolgate/internal/pathmatch"
 	"github.com/toolgate/toolgate/internal/shell"
+	"github.com/toolgate/toolgate/internal/starglob"
 	"github.com/toolgate/toolgate/internal/urlmatch"
 	"github.com/toolgate/toolgate/rule"
 )
 
 type toolOverride struct {
-	glob starGlob
-	fold starGlob // the same glob, case-insensitive: for names that differ only in case
+	glob starglob.Glob
+	fold starglob.Glob // the same glob, case-insensitive: for names that differ only in case
 	spec ToolSpec
 }
 
@@ -41,9 +42,9 @@ type crule struct {
 	id      RuleID // where the rule is written; its readings share it
 
 	name      string
-	nameGlob  *starGlob
+	nameGlob  *starglob.Glob
 	mcpServer string // server-scoped: mcp__srv or mcp__srv__glob
-	mcpTool   *starGlob
+	mcpTool   *starglob.Glob
 
 	// m matches the rule's specifier (match.go); anyMatcher when it has
 	// none.
@@ -164,7 +165,7 @@ func (s *shellRules) visit(k *shellKey, fold bool, fn func(r *crule)) {
 	}
 	w := k.words[s.depth]
 	if fold {
-		w = lowerASCIIFast(w)
+		w = starglob.Lower(w)
 	}
 	if child := s.by[w]; child != nil {
 		child.visit(k, fold, fn)
@@ -173,6 +174,15 @@ func (s *shellRules) visit(k *shellKey, fold bool, fn func(r *crule)) {
 
 // serverTool keys an MCP server's literal tool.
 type serverTool struct{ server, tool string }
+
+// literalGlob returns the text a glob without a star matches; a nil glob
+// has none.
+func literalGlob(g *starglob.Glob) (string, bool) {
+	if g == nil {
+		return "", false
+	}
+	return g.Literal()
+}
 
 func newIndex() *index {
 	return &index{byName: map[string]*toolRules{}, shellBy: map[string]*shellRules{}, byServer: map[string][]*crule{}, byServerTool: map[serverTool]*toolRules{}}
@@ -219,10 +229,10 @@ func (ix *index) add(r *crule) {
 	case r.isKind:
 		ix.byKind[r.kind] = append(ix.byKind[r.kind], r)
 	case r.mcpServer != "":
-		if g := r.mcpTool; g != nil && g.lit && g.fold == (r.effect != EffectAllow) {
+		if lit, ok := literalGlob(r.mcpTool); ok && r.mcpTool.Fold() == (r.effect != EffectAllow) {
 			// Looked up the way eachRuleFor reads a call's server and
 			// tool: lowercased for deny and ask, as the glob folds.
-			addTo(ix.byServerTool, serverTool{r.mcpServer, g.parts[0]}, r)
+			addTo(ix.byServerTool, serverTool{r.mcpServer, lit}, r)
 		} else {
 			ix.byServer[r.mcpServer] = append(ix.byServer[r.mcpServer], r)
 		}
@@ -513,7 +523,7 @@ func toolCatalog(ls []Layer) (map[string]toolEntry, []toolOverride) {
 	for i := len(ls) - 1; i >= 0; i-- { // low priority first so higher ones win
 		for _, t := range ls[i].Tools {
 			if strings.Contains(t.Pattern, "*") {
-				globs = append(globs, toolOverride{glob: compileStarGlob(t.Pattern, false), fold: compileStarGlob(t.Pattern, true), spec: t})
+				globs = append(globs, toolOverride{glob: starglob.Compile(t.Pattern, false), fold: starglob.Compile(t.Pattern, true), spec: t})
 				continue
 			}
 			info, ok := tools[t.Pattern]
@@ -600,7 +610,7 @@ func (p *Policy) resolveUnknownTool(name, lower string) (toolEntry, []toolReadin
 	if len(p.toolGlobs) > 0 {
 		fi, hit := defaultToolEntry(lower), false
 		for i := range p.toolGlobs {
-			if p.toolGlobs[i].fold.match(name) {
+			if p.toolGlobs[i].fold.Match(name) {
 				fi, hit = applyToolSpec(fi, p.toolGlobs[i].spec), true
 			}
 		}
@@ -624,7 +634,7 @@ func (p *Policy) toolInfo(name string) toolEntry {
 // name to its catalog entry.
 func (p *Policy) applyToolGlobs(name string, info toolEntry) toolEntry {
 	for i := range p.toolGlobs {
-		if p.toolGlobs[i].glob.match(name) {
+		if p.toolGlobs[i].glob.Match(name) {
 			info = applyToolSpec(info, p.toolGlobs[i].spec)
 		}
 	}
@@ -746,7 +756,7 @@ func (p *Policy) compileParsed(s RuleSpec, pr rule.Rule, err error, e Effect, l 
 		}
 		r.kind = info.Kind
 		if strings.Contains(tool, "*") {
-			g := compileStarGlob(tool, false)
+			g := starglob.Compile(tool, false)
 			r.nameGlob = &g
 		} else {
 			r.name = tool
@@ -762,7 +772,7 @@ func (p *Policy) compileParsed(s RuleSpec, pr rule.Rule, err error, e Effect, l 
 		srv, tl, two := strings.Cut(rest, "__")
 		if srv == "" || strings.Contains(srv, "*") {
 			if tool == "mcp__*" || strings.Contains(srv, "*") {
-				g := compileStarGlob(tool, fold)
+				g := starglob.Compile(tool, fold)
 				r.nameGlob = &g
 				if l.ClaudeSettings && e == EffectAllow {
 					r.noApprove = true
@@ -776,14 +786,14 @@ func (p *Policy) compileParsed(s RuleSpec, pr rule.Rule, err error, e Effect, l 
 			if tl == "" {
 				return fail(pr.Lead, "MCP rule %q names no tool after the server", tool)
 			}
-			g := compileStarGlob(tl, fold)
+			g := starglob.Compile(tl, fold)
 			r.mcpTool = &g
 			if !strings.Contains(tl, "*") {
 				r.name = name
 			}
 		}
 	case strings.Contains(tool, "*"):
-		g := compileStarGlob(tool, fold)
+		g := starglob.Compile(tool, fold)
 		r.nameGlob = &g
 		r.kind = KindGeneric
 		if l.ClaudeSettings && e == EffectAllow {
@@ -881,7 +891,7 @@ func (p *Policy) compileParsed(s RuleSpec, pr rule.Rule, err error, e Effect, l 
 			if !ok {
 				return fail(off, "a WebFetch specifier must be domain:HOST, a URL pattern with ://, or key:pattern")
 			}
-			r.m = paramMatcher{key: key, glob: compileStarGlob(pat, fold)}
+			r.m = paramMatcher{key: key, glob: starglob.Compile(pat, fold)}
 		}
 	default:
 		field := info.Field
@@ -889,15 +899,15 @@ func (p *Policy) compileParsed(s RuleSpec, pr rule.Rule, err error, e Effect, l 
 			field = kindPrimaryField(r.kind)
 		}
 		if key, pat, ok := splitParam(spec); ok {
-			pm := paramMatcher{key: key, glob: compileStarGlob(pat, fold)}
+			pm := paramMatcher{key: key, glob: starglob.Compile(pat, fold)}
 			if field != "" && key != field {
-				g := compileStarGlob(spec, fold)
+				g := starglob.Compile(spec, fold)
 				pm.dual = &g
 			}
 			r.m = pm
 			break
 		}
-		if g := compileStarGlob(spec, fold); field != "" {
+		if g := starglob.Compile(spec, fold); field != "" {
 			r.m = primaryMatcher{g}
 		} else {
 			r.m = anyStringMatcher{g}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/toolgate/toolgate/internal/jsonin"
 	"github.com/toolgate/toolgate/internal/shell"
+	"github.com/toolgate/toolgate/internal/starglob"
 	"github.com/toolgate/toolgate/internal/urlmatch"
 )
 
@@ -263,7 +264,7 @@ func (cc *callCtx) setTool() {
 		cc.lower, cc.info, cc.canon = kt.lower, kt.info, cc.tool
 		return
 	}
-	cc.lower = lowerASCIIFast(cc.tool)
+	cc.lower = starglob.Lower(cc.tool)
 	info, alts := cc.c.resolveUnknownTool(cc.tool, cc.lower)
 	cc.info, cc.canon = info, cc.tool
 	if len(alts) > 0 {
@@ -426,7 +427,7 @@ func (cc *callCtx) eachRuleFor(e Effect, firstWords []shellKey, anyFirst bool, i
 					k := &firstWords[i]
 					first := k.words[0]
 					if fold {
-						first = lowerASCIIFast(first)
+						first = starglob.Lower(first)
 					}
 					if rules := ix.shellBy[first]; rules != nil {
 						rules.visit(k, fold, fn)
@@ -456,10 +457,10 @@ func (cc *callCtx) eachRuleFor(e Effect, firstWords []shellKey, anyFirst bool, i
 			for _, sp := range splits {
 				srv, t := sp.server, sp.tool
 				if e != EffectAllow {
-					srv = lowerASCIIFast(srv)
+					srv = starglob.Lower(srv)
 				}
 				for _, r := range ix.byServer[srv] {
-					if r.mcpTool == nil || r.mcpTool.match(t) {
+					if r.mcpTool == nil || r.mcpTool.Match(t) {
 						fn(r)
 					}
 				}
@@ -467,7 +468,7 @@ func (cc *callCtx) eachRuleFor(e Effect, firstWords []shellKey, anyFirst bool, i
 					// The literal tools' key is folded as their globs
 					// fold (compile.go, index.add).
 					if e != EffectAllow {
-						t = lowerASCIIFast(t)
+						t = starglob.Lower(t)
 					}
 					if tr := ix.byServerTool[serverTool{srv, t}]; tr != nil {
 						tr.visit(cc.input, fn)
@@ -476,7 +477,7 @@ func (cc *callCtx) eachRuleFor(e Effect, firstWords []shellKey, anyFirst bool, i
 			}
 		}
 		for _, r := range ix.globs {
-			if r.nameGlob.match(cc.tool) && !r.noApprove {
+			if r.nameGlob.Match(cc.tool) && !r.noApprove {
 				fn(r)
 			}
 		}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/toolgate/toolgate/internal/starglob"
 	"github.com/toolgate/toolgate/internal/suggest"
 	"github.com/toolgate/toolgate/rule"
 )
@@ -354,8 +355,8 @@ func (l *linter) toolCovers(d, r *lintRule) bool {
 		if strings.Contains(rt, "*") {
 			return false
 		}
-		g := compileStarGlob(dt, d.fold())
-		return g.match(rt)
+		g := starglob.Compile(dt, d.fold())
+		return g.Match(rt)
 	}
 	if strings.Contains(rt, "*") {
 		return false

@@ -7,6 +7,7 @@ import (
 	"github.com/toolgate/toolgate/internal/jsonin"
 	"github.com/toolgate/toolgate/internal/pathmatch"
 	"github.com/toolgate/toolgate/internal/shell"
+	"github.com/toolgate/toolgate/internal/starglob"
 	"github.com/toolgate/toolgate/internal/urlmatch"
 )
 
@@ -255,8 +256,8 @@ func (m urlMatcher) match(cc *callCtx, s subject, fold bool) (string, bool) {
 // deny and ask rules match either reading, allow rules the primary one.
 type paramMatcher struct {
 	key  string
-	glob starGlob
-	dual *starGlob
+	glob starglob.Glob
+	dual *starglob.Glob
 }
 
 func (m paramMatcher) match(cc *callCtx, s subject, fold bool) (string, bool) {
@@ -274,7 +275,7 @@ func (m paramMatcher) match(cc *callCtx, s subject, fold bool) (string, bool) {
 }
 
 // primaryMatcher is a glob over the tool's primary field.
-type primaryMatcher struct{ glob starGlob }
+type primaryMatcher struct{ glob starglob.Glob }
 
 func (m primaryMatcher) match(cc *callCtx, s subject, fold bool) (string, bool) {
 	if !inputSubject(s, fold) {
@@ -285,7 +286,7 @@ func (m primaryMatcher) match(cc *callCtx, s subject, fold bool) (string, bool) 
 
 // anyStringMatcher is a glob over any string value of the input, for a tool
 // without a primary field: only deny and ask rules can read it so.
-type anyStringMatcher struct{ glob starGlob }
+type anyStringMatcher struct{ glob starglob.Glob }
 
 func (m anyStringMatcher) match(cc *callCtx, s subject, fold bool) (string, bool) {
 	if !fold || !inputSubject(s, fold) {
@@ -293,7 +294,7 @@ func (m anyStringMatcher) match(cc *callCtx, s subject, fold bool) (string, bool
 	}
 	found := false
 	cc.input.Strings(func(x string) bool {
-		found = m.glob.match(x)
+		found = m.glob.Match(x)
 		return !found
 	})
 	return "", found
@@ -326,13 +327,13 @@ func (cc *callCtx) primary() jsonin.Value {
 
 // matchValue matches a glob against a JSON value: deny/ask any element or
 // string inside, allow every element and never an object.
-func matchValue(cc *callCtx, v jsonin.Value, g *starGlob, fold bool) bool {
+func matchValue(cc *callCtx, v jsonin.Value, g *starglob.Glob, fold bool) bool {
 	if !v.Exists() {
 		return false
 	}
 	switch v.Kind() {
 	case jsonin.String:
-		return g.match(cc.str(v))
+		return g.Match(cc.str(v))
 	case jsonin.Array:
 		if v.Len() == 0 {
 			return false
@@ -353,10 +354,10 @@ func matchValue(cc *callCtx, v jsonin.Value, g *starGlob, fold bool) bool {
 		}
 		found := false
 		v.Strings(func(s string) bool {
-			found = g.match(s)
+			found = g.Match(s)
 			return !found
 		})
 		return found
 	}
-	return g.match(v.Text())
+	return g.Match(v.Text())
 }

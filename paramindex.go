@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/toolgate/toolgate/internal/jsonin"
+	"github.com/toolgate/toolgate/internal/starglob"
 )
 
 // The rules of one tool name are tried one by one while they are few.
@@ -78,13 +79,13 @@ func (x *paramIndex) add(r *crule) {
 		return
 	}
 	g := &m.glob
-	switch {
-	case g.lit:
-		k := x.key(m.key, g.fold)
-		k.exact[g.parts[0]] = append(k.exact[g.parts[0]], r)
-	case !g.lead && len(g.parts) > 0:
-		p := g.parts[0]
-		k := x.key(m.key, g.fold)
+	lit, isLit := g.Literal()
+	switch p := g.Prefix(); {
+	case isLit:
+		k := x.key(m.key, g.Fold())
+		k.exact[lit] = append(k.exact[lit], r)
+	case p != "":
+		k := x.key(m.key, g.Fold())
 		if i, found := slices.BinarySearch(k.lens, len(p)); !found {
 			k.lens = slices.Insert(k.lens, i, len(p))
 		}
@@ -112,7 +113,7 @@ func (x *paramIndex) visit(input jsonin.Value, fn func(r *crule)) {
 		k := &x.keys[i]
 		eachStringForm(input.Lookup(k.key), func(s string) {
 			if k.fold {
-				s = lowerASCIIFast(s)
+				s = starglob.Lower(s)
 			}
 			for _, r := range k.exact[s] {
 				fn(r)

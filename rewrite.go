@@ -163,13 +163,13 @@ func (cc *callCtx) ruleNamesTool(r *crule) bool {
 	case r.isKind:
 		return kindFamily(r.kind, cc.info.Kind)
 	case r.nameGlob != nil:
-		return r.nameGlob.match(cc.tool)
+		return r.nameGlob.Match(cc.tool)
 	case r.mcpServer != "":
 		if r.name != "" && r.name == cc.lower {
 			return true
 		}
 		for _, sp := range cc.mcp {
-			if strings.EqualFold(sp.server, r.mcpServer) && (r.mcpTool == nil || r.mcpTool.match(sp.tool)) {
+			if strings.EqualFold(sp.server, r.mcpServer) && (r.mcpTool == nil || r.mcpTool.Match(sp.tool)) {
 				return true
 			}
 		}

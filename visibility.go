@@ -35,13 +35,13 @@ func (cc *callCtx) ruleNamesToolAllow(r *crule) bool {
 	case r.isKind:
 		return !cc.folded && kindFamily(r.kind, cc.info.Kind)
 	case r.nameGlob != nil:
-		return r.nameGlob.match(cc.tool)
+		return r.nameGlob.Match(cc.tool)
 	case r.mcpServer != "":
 		if r.name != "" && r.name == cc.tool {
 			return true
 		}
 		for _, sp := range cc.mcpAllow {
-			if sp.server == r.mcpServer && (r.mcpTool == nil || r.mcpTool.match(sp.tool)) {
+			if sp.server == r.mcpServer && (r.mcpTool == nil || r.mcpTool.Match(sp.tool)) {
 				return true
 			}
 		}
