@@ -79,75 +79,17 @@ func (cc *callCtx) newPathItem(text, dir string, glob bool) pathItem {
 // lexically. Deny rules match either reading, allow rules need both.
 func (cc *callCtx) physicalForm(it *pathItem, text, dir string) {
 	r := cc.c.opts.ResolveSymlinks
-	raw, ok := rawAbs(text, dir, cc.home)
+	raw, ok := pathmatch.RawAbs(text, dir, cc.home)
 	if r == nil || !ok || it.unresolved || !it.placed || it.glob {
 		return
 	}
-	switch ph, err := physicalPath(raw, r); {
+	switch ph, err := pathmatch.Physical(raw, r); {
 	case err != nil:
 		it.unresolved = true
 	case ph != it.formv[0] && ph != it.formv[1] && it.nform < len(it.formv):
 		it.formv[it.nform] = ph
 		it.nform++
 	}
-}
-
-// rawAbs returns text made absolute against dir and home but not cleaned,
-// when it has a ".." component (the only case where the two differ
-// physically).
-func rawAbs(text, dir, home string) (string, bool) {
-	if !hasDotDot(text) {
-		return "", false
-	}
-	switch {
-	case text == "~" || strings.HasPrefix(text, "~/"):
-		if !path.IsAbs(home) {
-			return "", false
-		}
-		return home + text[1:], true
-	case path.IsAbs(text):
-		return text, true
-	case path.IsAbs(dir):
-		return dir + "/" + text, true
-	}
-	return "", false
-}
-
-// hasDotDot reports whether text has a ".." component.
-func hasDotDot(text string) bool {
-	for c := range strings.SplitSeq(text, "/") {
-		if c == ".." {
-			return true
-		}
-	}
-	return false
-}
-
-// physicalPath resolves raw component by component as the kernel does:
-// each ".." goes to the parent of what the path so far resolves to.
-func physicalPath(raw string, resolve func(string) (string, error)) (string, error) {
-	cur := "/"
-	for c := range strings.SplitSeq(raw, "/") {
-		switch c {
-		case "", ".":
-		case "..":
-			t, err := resolve(cur)
-			if err != nil {
-				return "", err
-			}
-			if t == "" {
-				t = cur
-			}
-			cur = path.Dir(path.Clean(t))
-		default:
-			cur = path.Join(cur, c)
-		}
-	}
-	t, err := resolve(cur)
-	if err != nil || t == "" {
-		return cur, err
-	}
-	return path.Clean(t), nil
 }
 
 // forms returns the readings of the path: itself, then its symlink target.
@@ -272,10 +214,10 @@ func (cc *callCtx) readPaths() ([]pathItem, *Decision) {
 			if len(items) > 0 && items[0].placed {
 				base = items[0].abs
 			}
-			if dir := literalDirPrefix(s); dir != "" {
+			if dir := pathmatch.LiteralDir(s); dir != "" {
 				items = append(items, cc.newPathItem(dir, base, false))
 			}
-			if dotDotAfterGlob(s) {
+			if pathmatch.DotDotAfterGlob(s) {
 				// */../../other/* can reach any directory: never inside the
 				// workspace, no allow rule covers it (SPEC §4.2).
 				it := cc.newPathItem(s, base, true)
@@ -340,7 +282,7 @@ const maxGlobMatches = 1000
 func (cc *callCtx) appendGlob(items []pathItem, s string) []pathItem {
 	it := cc.newPathItem(s, cc.cwd, true)
 	it.dots = true
-	if dotDotAfterGlob(s) {
+	if pathmatch.DotDotAfterGlob(s) {
 		it.unresolved = true
 	}
 	items = append(items, it)
@@ -367,37 +309,6 @@ func (cc *callCtx) appendGlob(items []pathItem, s string) []pathItem {
 		}
 	}
 	return items
-}
-
-// dotDotAfterGlob reports a ".." component after one with glob characters.
-func dotDotAfterGlob(s string) bool {
-	glob := false
-	for c := range strings.SplitSeq(s, "/") {
-		switch {
-		case c == ".." && glob:
-			return true
-		case pathmatch.HasGlob(c):
-			glob = true
-		}
-	}
-	return false
-}
-
-// literalDirPrefix returns the directory part of a glob pattern before its
-// first glob character ("../../.ssh/*" → "../../.ssh").
-func literalDirPrefix(p string) string {
-	i := strings.IndexAny(p, "*?[{")
-	if i < 0 {
-		return path.Dir(p)
-	}
-	j := strings.LastIndexByte(p[:i], '/')
-	if j < 0 {
-		return ""
-	}
-	if j == 0 {
-		return "/"
-	}
-	return p[:j]
 }
 
 // shellDirFields are the working-directory fields of the shell tools that
