@@ -14,6 +14,7 @@ import (
 	"github.com/toolgate/toolgate/internal/shell"
 	"github.com/toolgate/toolgate/internal/starglob"
 	"github.com/toolgate/toolgate/internal/urlmatch"
+	"github.com/toolgate/toolgate/internal/wordindex"
 	"github.com/toolgate/toolgate/rule"
 )
 
@@ -63,11 +64,10 @@ func (r *crule) reason(kind ReasonKind, part string) Reason {
 
 // index holds one effect's rules, indexed by what they name.
 type index struct {
-	byName   map[string]*toolRules  // exact tool names (lowercased when folded)
-	byKind   [numKinds][]*crule     // kind-name rules other than shell and path-pattern rules
-	shellBy  map[string]*shellRules // kind-name shell rules by literal first word
-	shellAny []*crule               // kind-name shell rules without a literal first word
-	byServer map[string][]*crule    // server-scoped MCP rules without a literal tool
+	byName   map[string]*toolRules   // exact tool names (lowercased when folded)
+	byKind   [numKinds][]*crule      // kind-name rules other than shell and path-pattern rules
+	shell    wordindex.Index[*crule] // kind-name shell rules by their literal leading words
+	byServer map[string][]*crule     // server-scoped MCP rules without a literal tool
 	// byServerTool: server-scoped MCP rules of one literal tool, by server
 	// and tool (lowercased when folded).
 	byServerTool map[serverTool]*toolRules
@@ -78,42 +78,12 @@ type index struct {
 	all          []*crule
 }
 
-// shellRules are the shell rules that share their first literal words
-// (depth of them: 1 under ix.shellBy). Past shellIndexMin of them they are
-// indexed again by the literal word that follows (git log, npm run test),
-// so that many rules under one command do not make every call of it slow.
-type shellRules struct {
-	depth int
-	all   []*crule               // every rule here
-	rest  []*crule               // past shellIndexMin: rules with no literal word at depth
-	by    map[string]*shellRules // past shellIndexMin: the others, by that word
-}
-
-// shellIndexMin is the number of rules sharing leading words below which
-// trying them all is cheaper than indexing them again.
-const shellIndexMin = 8
-
-// maxLeadingWords is how many leading words of a shell rule are indexed.
-const maxLeadingWords = 4
-
-func (s *shellRules) add(r *crule) {
-	s.all = append(s.all, r)
-	switch {
-	case len(s.all) < shellIndexMin:
-	case len(s.all) == shellIndexMin:
-		for _, r := range s.all {
-			s.index(r)
-		}
-	default:
-		s.index(r)
-	}
-}
-
-func (s *shellRules) index(r *crule) {
+// ruleWords returns a shell rule's literal leading words for the
+// wordindex, reading them from its pattern the first time they are needed.
+func ruleWords(r *crule) []string {
 	if r.words == nil {
-		// Read once, when a node first needs them.
 		if m, ok := r.m.(shellMatcher); ok {
-			if lw := m.p.LeadingWords(r.fold, maxLeadingWords); len(lw) > 0 && lw[0] == r.firstWord {
+			if lw := m.p.LeadingWords(r.fold, wordindex.MaxWords); len(lw) > 0 && lw[0] == r.firstWord {
 				r.words = lw
 			}
 		}
@@ -121,55 +91,7 @@ func (s *shellRules) index(r *crule) {
 			r.words = []string{r.firstWord}
 		}
 	}
-	if len(r.words) <= s.depth {
-		s.rest = append(s.rest, r)
-		return
-	}
-	w := r.words[s.depth]
-	if s.by == nil {
-		s.by = map[string]*shellRules{}
-	}
-	child := s.by[w]
-	if child == nil {
-		child = &shellRules{depth: s.depth + 1}
-		s.by[w] = child
-	}
-	child.add(r)
-}
-
-// visit calls fn for the rules that a command with key k could match:
-// those whose literal words the command has, all of them past a word of the
-// command that is not known.
-func (s *shellRules) visit(k *shellKey, fold bool, fn func(r *crule)) {
-	if len(s.all) < shellIndexMin {
-		for _, r := range s.all {
-			fn(r)
-		}
-		return
-	}
-	if s.depth >= k.n {
-		if k.open {
-			for _, r := range s.all {
-				fn(r)
-			}
-			return
-		}
-		// The command has no more words: only rules that need none.
-		for _, r := range s.rest {
-			fn(r)
-		}
-		return
-	}
-	for _, r := range s.rest {
-		fn(r)
-	}
-	w := k.words[s.depth]
-	if fold {
-		w = starglob.Lower(w)
-	}
-	if child := s.by[w]; child != nil {
-		child.visit(k, fold, fn)
-	}
+	return r.words
 }
 
 // serverTool keys an MCP server's literal tool.
@@ -185,7 +107,7 @@ func literalGlob(g *starglob.Glob) (string, bool) {
 }
 
 func newIndex() *index {
-	return &index{byName: map[string]*toolRules{}, shellBy: map[string]*shellRules{}, byServer: map[string][]*crule{}, byServerTool: map[serverTool]*toolRules{}}
+	return &index{byName: map[string]*toolRules{}, byServer: map[string][]*crule{}, byServerTool: map[serverTool]*toolRules{}}
 }
 
 // addTo adds r to the rules m holds under k.
@@ -202,16 +124,7 @@ func (ix *index) add(r *crule) {
 	ix.all = append(ix.all, r)
 	switch {
 	case r.isKind && r.kind == KindShell:
-		if r.firstWord != "" {
-			sr := ix.shellBy[r.firstWord]
-			if sr == nil {
-				sr = &shellRules{depth: 1}
-				ix.shellBy[r.firstWord] = sr
-			}
-			sr.add(r)
-		} else {
-			ix.shellAny = append(ix.shellAny, r)
-		}
+		ix.shell.Add(r, r.firstWord, ruleWords)
 	case r.isKind && r.pathPattern() != nil:
 		ix.paths[r.kind].Add(r.pathPattern().String(), r)
 	case r.isKind && r.kind == KindFetch && r.domainKey() != "":

@@ -11,6 +11,7 @@ import (
 	"github.com/toolgate/toolgate/internal/shell"
 	"github.com/toolgate/toolgate/internal/starglob"
 	"github.com/toolgate/toolgate/internal/urlmatch"
+	"github.com/toolgate/toolgate/internal/wordindex"
 )
 
 // callCtx is everything known about one call while it is decided.
@@ -77,7 +78,7 @@ type callScratch struct {
 // shellLists are the per-command lists of a shell call's reading.
 type shellLists struct {
 	cps   []cmdPaths
-	names []shellKey
+	names []wordindex.Key
 	items []pathItem
 	parts []part
 }
@@ -391,13 +392,13 @@ func (cc *callCtx) eachURLHostRule(ix *index, fn func(r *crule)) {
 // eachRule calls fn for every rule of effect e that names this call's tool.
 // firstWords narrows kind-name shell rules to those whose command pattern
 // starts with one of them; nil means all of them.
-func (cc *callCtx) eachRule(e Effect, firstWords []shellKey, anyFirst bool, fn func(r *crule)) {
+func (cc *callCtx) eachRule(e Effect, firstWords []wordindex.Key, anyFirst bool, fn func(r *crule)) {
 	cc.eachRuleFor(e, firstWords, anyFirst, nil, fn)
 }
 
 // eachRuleFor is eachRule for one path of a read or edit call: kind-name
 // path rules are looked up by the path's components.
-func (cc *callCtx) eachRuleFor(e Effect, firstWords []shellKey, anyFirst bool, it *pathItem, fn func(r *crule)) {
+func (cc *callCtx) eachRuleFor(e Effect, firstWords []wordindex.Key, anyFirst bool, it *pathItem, fn func(r *crule)) {
 	for _, rs := range [2]*ruleSet{cc.c.session, cc.c.static} {
 		if rs == nil {
 			continue
@@ -416,26 +417,9 @@ func (cc *callCtx) eachRuleFor(e Effect, firstWords []shellKey, anyFirst bool, i
 			// Read as a generic tool for allow: no kind-name rule.
 		case k == KindShell:
 			if anyFirst {
-				for _, rules := range ix.shellBy {
-					for _, r := range rules.all {
-						fn(r)
-					}
-				}
+				ix.shell.All(fn)
 			} else {
-				fold := e != EffectAllow
-				for i := range firstWords {
-					k := &firstWords[i]
-					first := k.words[0]
-					if fold {
-						first = starglob.Lower(first)
-					}
-					if rules := ix.shellBy[first]; rules != nil {
-						rules.visit(k, fold, fn)
-					}
-				}
-			}
-			for _, r := range ix.shellAny {
-				fn(r)
+				ix.shell.Visit(firstWords, e != EffectAllow, fn)
 			}
 		case isReadKind(k) || k == KindEdit:
 		default:

@@ -6,6 +6,7 @@ import (
 	"github.com/toolgate/toolgate/internal/pathmatch"
 	"github.com/toolgate/toolgate/internal/shell"
 	"github.com/toolgate/toolgate/internal/urlmatch"
+	"github.com/toolgate/toolgate/internal/wordindex"
 )
 
 // Readers (SPEC §6.3: "one call, or one part of a compound command").
@@ -72,17 +73,7 @@ type reading struct {
 // cmdPaths are the paths one simple command names, by role.
 type cmdPaths struct {
 	args, reads, writes, redirects, searches []pathItem
-	first                                    []shellKey // the index keys of every form; nil: some command name is dynamic
-}
-
-// shellKey is what the shell rule index needs of one form of a command:
-// its leading words that are static ASCII, up to maxLeadingWords.
-type shellKey struct {
-	words [maxLeadingWords]string
-	n     int
-	// open: the form goes on past words[:n] with a word that is not
-	// static ASCII, which may match any literal word.
-	open bool
+	first                                    []wordindex.Key // the index keys of every form; nil: some command name is dynamic
 }
 
 // read reads the call with its kind's reader; buf is backing for its
@@ -580,7 +571,7 @@ func (cc *callCtx) shellPathItem(cmd *shell.Command, r shell.PathRef) pathItem {
 // firstWords appends the index keys of every form of cmd to buf and
 // returns them, or nil when a command name is not static (then every rule
 // must be tried), with the grown buf.
-func firstWords(cmd *shell.Command, buf []shellKey) ([]shellKey, []shellKey) {
+func firstWords(cmd *shell.Command, buf []wordindex.Key) ([]wordindex.Key, []wordindex.Key) {
 	start := len(buf)
 	for _, f := range cmd.Forms {
 		if len(f) == 0 {
@@ -589,17 +580,17 @@ func firstWords(cmd *shell.Command, buf []shellKey) ([]shellKey, []shellKey) {
 		if !f[0].Static {
 			return nil, buf[:start]
 		}
-		var k shellKey
+		var k wordindex.Key
 		for _, w := range f {
-			if k.n == maxLeadingWords {
+			if k.N == wordindex.MaxWords {
 				break
 			}
-			if !w.Static || !isASCII(w.Value) && k.n > 0 {
-				k.open = true
+			if !w.Static || !isASCII(w.Value) && k.N > 0 {
+				k.Open = true
 				break
 			}
-			k.words[k.n] = w.Value
-			k.n++
+			k.Words[k.N] = w.Value
+			k.N++
 		}
 		buf = append(buf, k)
 	}
