@@ -2,6 +2,7 @@ package toolgate
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/toolgate/toolgate/internal/pathmatch"
 	"github.com/toolgate/toolgate/internal/shell"
@@ -376,6 +377,7 @@ func (cc *callCtx) offerCommand(e Effect, p *part, b *best) {
 			b.offer(r, cmd.Text)
 		}
 	})
+	cc.offerTails(e, cmd, b)
 	pathRules := func(k Kind, items []pathItem) {
 		for i := range items {
 			it := &items[i]
@@ -393,6 +395,69 @@ func (cc *callCtx) offerCommand(e Effect, p *part, b *best) {
 		pathRules(KindEdit, cp.writes)
 		pathRules(KindEdit, cp.args)
 	}
+}
+
+// offerTails offers the deny or ask rules of effect e to the tails of an
+// unmodelled command: a program the model does not know may run any of its
+// operands as a command (bwrap --bind / / rm -rf x), so every tail of a
+// form that starts with a static word is judged as a command of its own,
+// by the rules whose literal first word it starts with. Allow rules never
+// read tails: the program's own rule decides allow.
+func (cc *callCtx) offerTails(e Effect, cmd *shell.Command, b *best) {
+	eachTail(cmd, func(t tail) {
+		k := []wordindex.Key{indexKey(t.name, t.rest)}
+		for _, rs := range [2]*ruleSet{cc.c.session, cc.c.static} {
+			if rs == nil {
+				continue
+			}
+			rs.of(e).shell.Under(k, true, func(r *crule) {
+				if !b.beats(r) && t.matches(r) {
+					b.offer(r, cmd.Text)
+				}
+			})
+		}
+	})
+}
+
+// A tail is a command an unmodelled program may run: a static operand
+// (read by its base name when it is a path: /bin/rm is rm, as for a
+// command) and the words after it.
+type tail struct {
+	name  string
+	rest  []shell.Word
+	words []shell.Word // name and rest, when name is the operand as written
+}
+
+// eachTail calls fn with every tail of every form of an unmodelled command.
+func eachTail(cmd *shell.Command, fn func(t tail)) {
+	if !cmd.Unmodelled {
+		return
+	}
+	for _, f := range cmd.Forms {
+		for i := 1; i < len(f); i++ {
+			w := f[i]
+			if !w.Static || w.Value == "" {
+				continue
+			}
+			if j := strings.LastIndexByte(w.Value, '/'); j >= 0 && j < len(w.Value)-1 {
+				fn(tail{name: w.Value[j+1:], rest: f[i+1:]})
+			}
+			fn(tail{name: w.Value, rest: f[i+1:], words: f[i:]})
+		}
+	}
+}
+
+// matches reports whether deny or ask rule r matches the tail.
+func (t tail) matches(r *crule) bool {
+	m, ok := r.m.(shellMatcher)
+	if !ok || r.effect != EffectDeny && r.effect != EffectAsk {
+		return false
+	}
+	words := t.words
+	if words == nil {
+		words = append([]shell.Word{{Value: t.name, Static: true}}, t.rest...)
+	}
+	return m.p.Match(words, true)
 }
 
 // offerCommandAllow offers the shell allow rules that approve a simple
@@ -580,21 +645,28 @@ func firstWords(cmd *shell.Command, buf []wordindex.Key) ([]wordindex.Key, []wor
 		if !f[0].Static {
 			return nil, buf[:start]
 		}
-		var k wordindex.Key
-		for _, w := range f {
-			if k.N == wordindex.MaxWords {
-				break
-			}
-			if !w.Static || !isASCII(w.Value) && k.N > 0 {
-				k.Open = true
-				break
-			}
-			k.Words[k.N] = w.Value
-			k.N++
-		}
-		buf = append(buf, k)
+		buf = append(buf, indexKey(f[0].Value, f[1:]))
 	}
 	return buf[start:len(buf):len(buf)], buf
+}
+
+// indexKey is the index key of a command named name with arguments rest:
+// its leading static ASCII words.
+func indexKey(name string, rest []shell.Word) wordindex.Key {
+	k := wordindex.Key{N: 1}
+	k.Words[0] = name
+	for _, w := range rest {
+		if k.N == wordindex.MaxWords {
+			break
+		}
+		if !w.Static || !isASCII(w.Value) {
+			k.Open = true
+			break
+		}
+		k.Words[k.N] = w.Value
+		k.N++
+	}
+	return k
 }
 
 func isASCII(s string) bool {

@@ -108,14 +108,16 @@ func (cc *callCtx) weigh(r *crule) ruleMatch {
 			return m
 		}
 		for _, cmd := range analyze(cc, s).Commands {
-			if !denyLike && cmd.Wrapper {
+			if !denyLike && (cmd.Wrapper || cmd.Delegated) {
+				// Allow rules judge neither a wrapper's parts nor the
+				// commands another program runs, as in Decide.
 				continue
 			}
 			if crossPath {
 				add(cc.shellPathsMatch(r, cmd), cmd.Text)
 				continue
 			}
-			add(r.matches(cc, subject{cmd: cmd}), cmd.Text)
+			add(r.matches(cc, subject{cmd: cmd}) || cc.tailsMatch(r, cmd), cmd.Text)
 		}
 	case KindRead, KindList, KindSearch, KindEdit:
 		items, d := cc.readPaths()
@@ -133,6 +135,14 @@ func (cc *callCtx) weigh(r *crule) ruleMatch {
 		add(r.matches(cc, subject{}), "")
 	}
 	return m
+}
+
+// tailsMatch reports whether deny or ask rule r matches a tail of cmd, as
+// offerTails offers them.
+func (cc *callCtx) tailsMatch(r *crule, cmd *shell.Command) bool {
+	hit := false
+	eachTail(cmd, func(t tail) { hit = hit || t.matches(r) })
+	return hit
 }
 
 // shellPathsMatch reports whether a Read or Edit path rule matches a path a

@@ -132,6 +132,12 @@ type Command struct {
 	// every path in ArgPaths faces edit deny rules and protected paths as
 	// if it were in Writes.
 	MayWrite bool
+	// Unmodelled reports a command whose program the model does not know
+	// (a program it has no model for, a script file, an unknown busybox
+	// applet). Such a program may run any of its operands as a command
+	// (bwrap --bind / / rm -rf x), so deny and ask rules also judge every
+	// tail of a form that starts with a static word.
+	Unmodelled bool
 	// AcceptEdits reports a plain mkdir, touch, mv, cp, rm, rmdir or sed -i.
 	AcceptEdits bool
 	// Writes lists the files written: output redirection targets and the

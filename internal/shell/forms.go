@@ -1,6 +1,7 @@
 package shell
 
 import (
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -104,6 +105,9 @@ func (an *analyzer) classify(c *Command, ws []wordInfo, sc scope) {
 	if ins.mayWrite {
 		// Not modelled: every path it names may be written.
 		c.MayWrite = true
+	}
+	if c.Unmodelled {
+		an.guessTails(c, forms)
 	}
 	if stripped {
 		c.AcceptEdits = false // not plain: run through a wrapper
@@ -295,6 +299,8 @@ func globalOptsForm(f []wordInfo) []wordInfo {
 // never see these forms: the program's own rule decides (Bash(npx:*)
 // approves npx rm), except that inline code (npm exec -c) needs an exact
 // rule, as python3 -c does.
+//
+// delegators lists the programs of its switch; keep the two in step.
 func (an *analyzer) runsForms(c *Command, f []wordInfo) [][]wordInfo {
 	if len(f) == 0 || !f[0].Static || len(f) < 2 && f[0].Value != "batch" {
 		return nil
@@ -325,20 +331,8 @@ func (an *analyzer) runsForms(c *Command, f []wordInfo) [][]wordInfo {
 			return // no command: a reading that took an option's value for the image
 		}
 		if allStatic(ws) {
-			var b strings.Builder
-			for i, w := range ws {
-				q, err := Quote(w.Value)
-				if err != nil {
-					b.Reset()
-					break
-				}
-				if i > 0 {
-					b.WriteByte(' ')
-				}
-				b.WriteString(q)
-			}
-			if b.Len() > 0 {
-				script("bash", staticWord(b.String()))
+			if q, ok := quoteWords(ws); ok && q != "" {
+				script("bash", staticWord(q))
 				return
 			}
 		}
@@ -661,4 +655,77 @@ func operandStarts(c *Command, f []wordInfo, i int, shortArg, shortNo, longArg, 
 		}
 	}
 	return out
+}
+
+// delegators are the programs runsForms reads besides the runners table:
+// the model knows where the commands they run are, so their other
+// operands are not guessed at (guessTails).
+var delegators = map[string]bool{
+	"npx": true, "npm": true, "pnpm": true, "kubectl": true, "oc": true, "docker": true, "podman": true,
+	"docker-compose": true, "ssh": true, "scp": true, "sftp": true, "at": true, "batch": true, "go": true,
+}
+
+// maxTails caps the tails of one unmodelled command that guessTails reads;
+// a command with more is unanalysable.
+const maxTails = 16
+
+// guessTails reads, for deny and ask rules, the commands an unmodelled
+// program may run: every tail of one of its forms that starts with the
+// name of a program the model knows (bwrap --bind / / sh -c 'rm -rf x',
+// mytool sudo rm -rf x) is guessed at as a command of its own (guessScript):
+// its commands are Delegated, the safety floors judge them, and what cannot
+// be analysed in them is no issue of the call, since the words may be data.
+// A tail with a word that is not static is not read; the root's deny and
+// ask rules still judge the words of every tail (Command.Unmodelled).
+func (an *analyzer) guessTails(c *Command, forms [][]wordInfo) {
+	var seen []string
+	for _, f := range forms {
+		for i := 1; i < len(f); i++ {
+			w := f[i]
+			if !w.Static || !knownProgram(baseName(w.Value)) || !allStatic(f[i:]) {
+				continue
+			}
+			script, ok := quoteWords(f[i:])
+			if !ok || slices.Contains(seen, script) {
+				continue
+			}
+			if len(seen) == maxTails {
+				setUnanalysable(c, "more operands that may be commands than are read (16)")
+				return
+			}
+			seen = append(seen, script)
+			an.guessScript(script, c.Depth+1, c.Dir)
+		}
+	}
+}
+
+// knownProgram reports whether the model knows a program by this name:
+// one it has a model for, a shell or interpreter, a wrapper or a runner.
+func knownProgram(n string) bool {
+	return lookupModel(n) != nil || programNames[n] || wrapperNames[n] || runnerNames[n] ||
+		n == "eval" || n == "source" || n == "."
+}
+
+// baseName is the last component of a program path (/bin/rm is rm).
+func baseName(p string) string {
+	if j := strings.LastIndexByte(p, '/'); j >= 0 && j < len(p)-1 {
+		return p[j+1:]
+	}
+	return p
+}
+
+// quoteWords quotes static words into one command line of a script.
+func quoteWords(ws []wordInfo) (string, bool) {
+	var b strings.Builder
+	for i, w := range ws {
+		q, err := Quote(w.Value)
+		if err != nil {
+			return "", false
+		}
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(q)
+	}
+	return b.String(), true
 }

@@ -287,6 +287,7 @@ func (in *inspector) inspect(f []wordInfo, primary, through bool) {
 		// file itself is read.
 		c.ExactOnly = true
 		in.mayWrite = true
+		c.Unmodelled = true
 		in.read(name)
 		return
 	}
@@ -296,8 +297,10 @@ func (in *inspector) inspect(f []wordInfo, primary, through bool) {
 	}
 	m := lookupModel(n)
 	if m == nil {
-		// Not modelled: never read-only, and it may write what it names.
+		// Not modelled: never read-only, it may write what it names, and
+		// it may run what it names.
 		in.mayWrite = true
+		c.Unmodelled = c.Unmodelled || !runnerNames[n] && !delegators[n]
 		return
 	}
 	ro = in.modelled(m, args)
@@ -384,6 +387,7 @@ func (in *inspector) builtin(n string, args []wordInfo, primary bool) (handled, 
 				args = args[1:]
 			} else {
 				in.mayWrite = true
+				c.Unmodelled = true
 				return true, false
 			}
 		}

@@ -578,6 +578,17 @@ func TestDelegated(t *testing.T) {
 		{"bash -c 'ls; rm -rf x'", ""},
 		{"ls; ssh h; rm x", ""},
 		{"sudo sh -c 'rm x'", ""},
+		// A program the model does not know may run its operands: a tail
+		// that starts with a program it knows is guessed at.
+		{"bwrap --bind / / sh -c 'rm x; ls'", "sh -c 'rm x; ls' | rm x | ls"},
+		{"mytool sudo rm -rf x", "sudo rm -rf x | rm -rf x"},
+		{"./run.sh make build", "make build"},
+		{"mytool 'rm x'", ""},
+		{"mytool rm \"$X\"", ""},
+		// Programs whose delegation is read precisely are not guessed at.
+		{"npm test", ""},
+		{"make test", ""},
+		{"docker build -t x .", ""},
 	}
 	for _, tt := range tests {
 		a := Analyze(tt.src, Options{Cwd: "/p", Home: "/h"})
@@ -593,6 +604,45 @@ func TestDelegated(t *testing.T) {
 		if len(a.Commands) == 0 || a.Commands[0].Delegated {
 			t.Errorf("%q: the first command is delegated", tt.src)
 		}
+	}
+}
+
+// Unmodelled marks the programs the model does not know, and only those; a
+// guessed tail that cannot be analysed is no issue of the call.
+func TestUnmodelled(t *testing.T) {
+	for _, tt := range []struct {
+		src  string
+		want bool
+	}{
+		{"bwrap --bind / / ls", true},
+		{"./tools/run.sh a", true},
+		{"busybox frob x", true},
+		{"sudo bwrap ls", true},
+		{"ls -la", false},
+		{"git status", false},
+		{"npm test", false},
+		{"make all", false},
+		{"ssh h ls", false},
+		{"tmux new-session -d make", false},
+		{"bash -c ls", false},
+	} {
+		a := Analyze(tt.src, Options{Cwd: "/p", Home: "/h"})
+		if got := a.Commands[0].Unmodelled; got != tt.want {
+			t.Errorf("%q: Unmodelled = %v, want %v", tt.src, got, tt.want)
+		}
+	}
+	a := Analyze("mytool build --target node", Options{Cwd: "/p", Home: "/h"})
+	if len(a.Unanalysable) != 0 || len(a.Commands) != 2 || a.Commands[1].Unanalysable != "" || !a.Commands[1].Delegated {
+		t.Errorf("a guessed tail's issue became the call's: %+v, %+v", a.Unanalysable, a.Commands)
+	}
+	var b strings.Builder
+	b.WriteString("mytool")
+	for range maxTails + 1 {
+		b.WriteString(" ls")
+	}
+	a = Analyze(b.String(), Options{Cwd: "/p", Home: "/h"})
+	if a.Commands[0].Unanalysable == "" {
+		t.Errorf("%d tails that may be commands: not unanalysable", maxTails+1)
 	}
 }
 

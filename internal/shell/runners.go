@@ -70,12 +70,17 @@ type runner struct {
 
 var runners = map[string]*runner{}
 
+// runnerNames holds the programs of the runners table (tmux for
+// "tmux new-session").
+var runnerNames = map[string]bool{}
+
 func init() {
 	r := func(names string, rn runner) {
 		for _, n := range strings.Fields(names) {
 			if strings.Contains(n, "/") {
 				// "prog/sub1,sub2": subcommands of prog.
 				prog, subs, _ := strings.Cut(n, "/")
+				runnerNames[prog] = true
 				for _, s := range strings.Split(subs, ",") {
 					x := rn
 					runners[prog+" "+s] = &x
@@ -84,6 +89,7 @@ func init() {
 			}
 			x := rn
 			runners[n] = &x
+			runnerNames[n] = true
 		}
 	}
 	// tmux's -f takes a value in new-session and none in split-window:

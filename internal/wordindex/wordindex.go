@@ -102,6 +102,15 @@ func (n *node[R]) index(r R, words Words[R]) {
 // With fold, the keys' words are lower-cased first, as the rules of a
 // case-insensitive list were.
 func (x *Index[R]) Visit(keys []Key, fold bool, fn func(R)) {
+	x.Under(keys, fold, fn)
+	for _, r := range x.any {
+		fn(r)
+	}
+}
+
+// Under calls fn for the rules Visit offers a command with one of keys,
+// but not the rules without a literal first word.
+func (x *Index[R]) Under(keys []Key, fold bool, fn func(R)) {
 	for i := range keys {
 		k := &keys[i]
 		first := k.Words[0]
@@ -111,9 +120,6 @@ func (x *Index[R]) Visit(keys []Key, fold bool, fn func(R)) {
 		if n := x.first[first]; n != nil {
 			n.visit(k, fold, fn)
 		}
-	}
-	for _, r := range x.any {
-		fn(r)
 	}
 }
 
