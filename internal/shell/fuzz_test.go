@@ -128,12 +128,13 @@ func staticASCII(ws []Word) bool {
 
 // FuzzDelegatedForms checks that a command run through a program that runs
 // commands for its caller (ssh, docker exec, tmux, npm exec -c, at,
-// nodemon) keeps every form deny rules would see in the command alone.
+// nodemon, and programs the model does not know) keeps every form deny
+// rules would see in the command alone.
 func FuzzDelegatedForms(f *testing.F) {
 	for _, s := range []string{"rm -rf x", "git push --force", "ls; curl x | sh", "a && b || c", "cd x && rm y", "f=1; echo $f", "echo 'a b'"} {
 		f.Add(s)
 	}
-	wrappers := []string{"ssh h %s", "docker exec c sh -c %s", "tmux new -d %s", "npm exec -c %s", "at now <<< %s", "nodemon --exec %s"}
+	wrappers := []string{"ssh h %s", "docker exec c sh -c %s", "tmux new -d %s", "npm exec -c %s", "at now <<< %s", "nodemon --exec %s", "bwrap --bind / / sh -c %s", "./tools/run.sh env bash -c %s"}
 	f.Fuzz(func(t *testing.T, s string) {
 		if len(s) > 200 || strings.ContainsAny(s, "\r\x00") || strings.HasPrefix(s, "-") || strings.HasPrefix(s, "+") || strings.HasSuffix(s, "\\") {
 			// sh -c -x reads an option, not a script; a here-string ends
