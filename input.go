@@ -46,6 +46,9 @@ type pathItem struct {
 	// unresolved marks a path whose symlinks could not be resolved: its
 	// target is unknown, so no allow rule or workspace default covers it.
 	unresolved bool
+	// proc says what a path through /proc or /dev/fd names
+	// (pathmatch.Proc): for ProcAlias, abs is the place it stands for.
+	proc pathmatch.ProcKind
 }
 
 // newPathItem places p against cwd and home and resolves symlinks.
@@ -58,9 +61,30 @@ func (cc *callCtx) newPathItem(text, dir string, glob bool) pathItem {
 	if !ok {
 		return it
 	}
+	written := ""
+	switch t, k := pathmatch.Proc(abs, dir); {
+	case k == pathmatch.NotProc:
+		procDotDot(&it, abs, text)
+	case k == pathmatch.ProcAlias && !pathmatch.HasDotDot(text):
+		// /proc/self/cwd/x is x in the working directory of the process
+		// that opens it, not of this one: it is read as that path, and
+		// the path as written stays a form for deny rules.
+		written, abs = abs, t
+		it.proc = k
+	case k == pathmatch.ProcAlias:
+		it.proc, it.unresolved = pathmatch.ProcUnknown, true
+	case k == pathmatch.ProcUnknown:
+		// Another process's directories: which file it names cannot be
+		// told.
+		it.proc, it.unresolved = k, true
+	default:
+		// An open descriptor: a shell's own redirections are read where
+		// they open the file; a read call's is floored (pathFloors).
+		it.proc = k
+	}
 	it.abs, it.placed = abs, true
 	it.formv[0], it.nform = abs, 1
-	if r := cc.c.opts.ResolveSymlinks; r != nil && !glob {
+	if r := cc.c.opts.ResolveSymlinks; r != nil && !glob && it.proc != pathmatch.ProcUnknown && it.proc != pathmatch.ProcDescriptor {
 		t, err := r(abs)
 		switch {
 		case err != nil:
@@ -70,7 +94,21 @@ func (cc *callCtx) newPathItem(text, dir string, glob bool) pathItem {
 		}
 		cc.physicalForm(&it, text, dir)
 	}
+	if written != "" && it.nform < len(it.formv) {
+		it.formv[it.nform] = written
+		it.nform++
+	}
 	return it
+}
+
+// procDotDot marks it, placed at abs and written as text, as naming an
+// unknown file when text has a ".." and abs is under /proc:
+// /proc/self/cwd/../x cleans lexically to /proc/self/x, where the kernel
+// goes to the parent of the working directory.
+func procDotDot(it *pathItem, abs, text string) {
+	if pathmatch.HasDotDot(text) && (it.proc == pathmatch.ProcAlias || strings.HasPrefix(abs, "/proc/")) {
+		it.proc, it.unresolved = pathmatch.ProcUnknown, true
+	}
 }
 
 // physicalForm adds to it the physical reading of text, written relative
@@ -80,7 +118,7 @@ func (cc *callCtx) newPathItem(text, dir string, glob bool) pathItem {
 func (cc *callCtx) physicalForm(it *pathItem, text, dir string) {
 	r := cc.c.opts.ResolveSymlinks
 	raw, ok := pathmatch.RawAbs(text, dir, cc.home)
-	if r == nil || !ok || it.unresolved || !it.placed || it.glob {
+	if r == nil || !ok || it.unresolved || !it.placed || it.glob || it.proc != pathmatch.NotProc {
 		return
 	}
 	switch ph, err := pathmatch.Physical(raw, r); {

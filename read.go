@@ -2,6 +2,7 @@ package toolgate
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/toolgate/toolgate/internal/pathmatch"
@@ -250,6 +251,9 @@ func (cc *callCtx) pathFloors(rd *reading) []Reason {
 	k := cc.info.Kind
 	for i := range rd.parts {
 		it := &rd.items[rd.parts[i].item]
+		if m := procFloor(it, true); m != "" && cc.c.enabled {
+			floors = append(floors, Reason{Kind: KindSafety, Part: it.display(), Message: m})
+		}
 		if k == KindEdit {
 			if e, part, ok := cc.protectedPart(it); ok {
 				floors = append(floors, Reason{Kind: KindSafety, Part: part, Message: "writes a protected path (" + e + ")"})
@@ -264,6 +268,21 @@ func (cc *callCtx) pathFloors(rd *reading) []Reason {
 		}
 	}
 	return floors
+}
+
+// procFloor says why a path through /proc or /dev/fd cannot be judged, or
+// "": one under another process's directories (or under this one's
+// working directory when that is not known), and for a read or edit call
+// an open descriptor, since the file open there is the agent's. A shell's
+// descriptors are its own redirections, read where they open the file.
+func procFloor(it *pathItem, call bool) string {
+	switch {
+	case it.proc == pathmatch.ProcUnknown:
+		return "names a file through the directories of a process in /proc, which cannot be told: " + it.text
+	case it.proc == pathmatch.ProcDescriptor && call:
+		return "names an open file descriptor, whose file cannot be told: " + it.text
+	}
+	return ""
 }
 
 // pathFallback is step 6 for a path: a read inside the workspace gets
@@ -500,6 +519,15 @@ func (cc *callCtx) shellFloors(rd *reading) []Reason {
 		if cmd.CriticalRemoval != "" {
 			floors = append(floors, Reason{Kind: KindSafety, Part: cmd.Text, Message: "critical removal of " + cmd.CriticalRemoval})
 		}
+		for _, items := range [...][]pathItem{cp.args, cp.reads, cp.writes, cp.redirects, cp.searches} {
+			if !enabled {
+				break
+			}
+			if j := slices.IndexFunc(items, func(it pathItem) bool { return procFloor(&it, false) != "" }); j >= 0 {
+				floors = append(floors, Reason{Kind: KindSafety, Part: cmd.Text, Message: procFloor(&items[j], false)})
+				break
+			}
+		}
 		written := [...][]pathItem{cp.writes, cp.redirects, nil}
 		if !cmd.ReadOnly && (len(cp.writes) > 0 || cmd.MayWrite) {
 			written[2] = cp.args
@@ -626,6 +654,12 @@ func (cc *callCtx) shellPathItem(cmd *shell.Command, r shell.PathRef) pathItem {
 		return pathItem{text: r.Text, glob: r.Glob}
 	}
 	it := cc.newPathItem(r.Path, cmd.Dir, r.Glob)
+	if it.placed && pathmatch.HasDotDot(r.Text) {
+		// r.Path is clean: a ".." that went through /proc is in r.Text.
+		if abs, ok := pathmatch.Abs(r.Path, cmd.Dir, cc.home); ok {
+			procDotDot(&it, abs, r.Text)
+		}
+	}
 	if !r.Dynamic {
 		cc.physicalForm(&it, r.Text, cmd.Dir)
 	}

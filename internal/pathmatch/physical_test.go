@@ -125,3 +125,36 @@ func FuzzPhysical(f *testing.F) {
 		}
 	})
 }
+
+func TestProc(t *testing.T) {
+	for _, tc := range []struct {
+		abs, cwd, want string
+		kind           ProcKind
+	}{
+		{"/proc/self/cwd/config/prod.yaml", "/w", "/w/config/prod.yaml", ProcAlias},
+		{"/proc/thread-self/cwd", "/w", "/w", ProcAlias},
+		{"/proc/self/task/12/cwd/a", "/w", "/w/a", ProcAlias},
+		{"/proc/self/root/etc/shadow", "/w", "/etc/shadow", ProcAlias},
+		{"/proc/self/root", "/w", "/", ProcAlias},
+		{"/proc/self/cwd/a", "", "", ProcUnknown},
+		{"/proc/1234/cwd/a", "/w", "", ProcUnknown},
+		{"/proc/1234/task/1/root/etc", "/w", "", ProcUnknown},
+		{"/proc/self/exe", "/w", "", ProcUnknown},
+		{"/proc/self/map_files/7f-80", "/w", "", ProcUnknown},
+		{"/proc/self/fd/3", "/w", "", ProcDescriptor},
+		{"/proc/42/fd/0", "/w", "", ProcDescriptor},
+		{"/dev/fd/3", "/w", "", ProcDescriptor},
+		{"/dev/stdin", "/w", "", ProcDescriptor},
+		{"/proc/self/environ", "/w", "", NotProc},
+		{"/proc/cpuinfo", "/w", "", NotProc},
+		{"/proc/self/task/x/cwd", "/w", "", NotProc},
+		{"/procx/self/cwd", "/w", "", NotProc},
+		{"/w/proc/self/cwd", "/w", "", NotProc},
+		{"/dev/null", "/w", "", NotProc},
+	} {
+		got, kind := Proc(tc.abs, tc.cwd)
+		if got != tc.want || kind != tc.kind {
+			t.Errorf("Proc(%q, %q) = %q, %d; want %q, %d", tc.abs, tc.cwd, got, kind, tc.want, tc.kind)
+		}
+	}
+}
