@@ -100,12 +100,17 @@ func TestGlobDirs(t *testing.T) {
 // FuzzPhysical checks that without symlinks the physical reading of a path
 // is its lexical one, and that a link is followed before a "..".
 func FuzzPhysical(f *testing.F) {
-	for _, s := range []string{"/a/../b", "/a/b/../../c", "/../x", "/a/./b//c/..", "/l/../y"} {
+	for _, s := range []string{"/a/../b", "/a/b/../../c", "/../x", "/a/./b//c/..", "/l/../y", "/proc/self/cwd/x", "/proc/self/root", "/proc/1/task/2/fd/3"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
 		if !strings.HasPrefix(raw, "/") {
 			return
+		}
+		if p, k := Proc(path.Clean(raw), "/w"); k == ProcAlias && (p != path.Clean(p) || !strings.HasPrefix(p, "/")) {
+			t.Fatalf("Proc(%q) = %q, not clean and absolute", path.Clean(raw), p)
+		} else if k != ProcAlias && p != "" {
+			t.Fatalf("Proc(%q) = %q for kind %d", path.Clean(raw), p, k)
 		}
 		none := func(string) (string, error) { return "", nil }
 		got, err := Physical(raw, none)
