@@ -15,8 +15,11 @@ var builtinProtected = []string{
 	".gitconfig", ".git-credentials", ".netrc", ".npmrc", ".pypirc",
 	".env", ".env.*", ".envrc", ".mcp.json",
 	// Beyond SPEC §7: Claude Code's per-user state file, which holds MCP
-	// servers and per-project settings like .mcp.json does.
-	".claude.json",
+	// servers and per-project settings like .mcp.json does; and toolgate's
+	// own user configuration directory under any home (the one this
+	// process reads is protected as a directory too, but a call's home may
+	// be another: toolgate serve decides for other users and machines).
+	".claude.json", ".config/toolgate",
 }
 
 // ManagedConfigDir is the managed configuration directory; it is always
@@ -28,6 +31,7 @@ const ManagedConfigDir = "/etc/toolgate"
 type Protection struct {
 	names     map[string]string // folded component name → entry
 	configGit bool              // ".config/git" is in force
+	configTG  bool              // ".config/toolgate" is in force
 	envFamily bool              // ".env.*" is in force
 	dirs      []string          // absolute protected directories
 	nameAdds  []*Pattern        // additions without a slash: component globs
@@ -65,6 +69,8 @@ func NewProtection(userConfigDir string, additions, removals []string, root stri
 		switch b {
 		case ".config/git":
 			pr.configGit = true
+		case ".config/toolgate":
+			pr.configTG = true
 		case ".env.*":
 			pr.envFamily = true
 		default:
@@ -161,6 +167,9 @@ func (pr *Protection) check1(p string) (string, bool) {
 			}
 			if pr.configGit && prevConfig && string(f) == "git" {
 				return ".config/git", true
+			}
+			if pr.configTG && prevConfig && string(f) == "toolgate" {
+				return ".config/toolgate", true
 			}
 			prevConfig = string(f) == ".config"
 			if pr.envFamily && isEnvVariant(string(f)) {
