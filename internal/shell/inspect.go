@@ -412,6 +412,13 @@ func (in *inspector) builtin(n string, args []wordInfo, primary bool) (handled, 
 			in.unanalysable(n + " without a file")
 			return true, false
 		}
+		if !args[0].Static {
+			// source <(cmd) runs cmd's output; source $F a file that is
+			// not known: as for bash $F.
+			in.unanalysable(n + " of a script whose name is not static")
+			*in.sc.dir = ""
+			return true, false
+		}
 		if stdinPath(args[0]) {
 			// source /dev/stdin: the here-document is the script.
 			if c.StdinStatic && c.Stdin != "" {
