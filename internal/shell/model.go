@@ -222,6 +222,28 @@ type argv struct {
 	// rest, for a posix model, is the index in the parsed words of the
 	// first operand (len when none).
 	rest int
+	// own is the memory ops is built in when it is not args itself (the
+	// words with options among them), kept for the next parse into the
+	// same argv; ops may alias args, so args' memory is never written.
+	own []wordInfo
+}
+
+// reset empties a, keeping the memory of its lists for the next parse
+// (up to maxKept elements each) with nothing in it left pointing into the
+// last command.
+func (a *argv) reset() {
+	*a = argv{opts: keep(a.opts), unknown: keep(a.unknown), own: keep(a.own)}
+}
+
+// keep returns s emptied, with its whole capacity cleared, or nil when it
+// is too large to keep.
+func keep[T any](s []T) []T {
+	if cap(s) > maxKept {
+		return nil
+	}
+	s = s[:cap(s)]
+	clear(s)
+	return s[:0]
 }
 
 type opt struct {
@@ -270,8 +292,17 @@ func (a *argv) clean(m *model) bool {
 // stays an operand, which deny checks see); the letters after it in a
 // cluster are read as options too.
 func (m *model) parse(args []wordInfo) argv {
-	a := argv{name: m.name, args: args}
-	a.rest = len(args)
+	var a argv
+	m.parseInto(&a, args)
+	return a
+}
+
+// parseInto is [model.parse] writing into *a, reusing the memory of the
+// option, operand and unknown lists a held (their old contents are
+// overwritten: nothing may still use them).
+func (m *model) parseInto(a *argv, args []wordInfo) {
+	opts, unknown, own := a.opts[:0], a.unknown[:0], a.own
+	*a = argv{name: m.name, args: args, opts: opts, unknown: unknown, own: own, rest: len(args)}
 	if m.literal || !hasOptionWord(args) {
 		// Nothing to read as an option: the words are the operands.
 		a.ops = args
@@ -281,15 +312,16 @@ func (m *model) parse(args []wordInfo) argv {
 				a.rest = 0
 				a.dyn = !args[0].Static && !m.literal
 			}
-			return a
+			return
 		}
 		for _, w := range args {
 			if !w.Static && !m.literal {
 				a.dyn = true
 			}
 		}
-		return a
+		return
 	}
+	a.ops = own[:0]
 	end := false
 	for i := 0; i < len(args); i++ {
 		w := args[i]
@@ -382,7 +414,7 @@ func (m *model) parse(args []wordInfo) argv {
 			break
 		}
 	}
-	return a
+	a.own = a.ops[:0]
 }
 
 // hasOptionWord reports whether a word could be an option: a static word
