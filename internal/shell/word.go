@@ -481,6 +481,36 @@ func resolve(p, dir, home string) string {
 	return path.Join(dir, p)
 }
 
+// resolve is [resolve] with the common case — a clean relative path in a
+// clean absolute directory, which needs no cleaning — joined into the
+// analysis's memory instead of allocated on its own.
+func (an *analyzer) resolve(p, dir string) string {
+	if p != "" && p[0] != '/' && p[0] != '~' && len(dir) > 0 && dir[0] == '/' && cleanRel(p) && (dir == "/" || cleanRel(dir[1:])) {
+		return an.res.mem.joinPath(dir, p)
+	}
+	return resolve(p, dir, an.opts.Home)
+}
+
+// cleanRel reports whether p is a non-empty relative path that path.Clean
+// leaves as it is: no empty, "." or ".." element and no trailing slash.
+func cleanRel(p string) bool {
+	if p == "" {
+		return false
+	}
+	start := 0
+	for i := 0; i <= len(p); i++ {
+		if i < len(p) && p[i] != '/' {
+			continue
+		}
+		switch p[start:i] {
+		case "", ".", "..":
+			return false
+		}
+		start = i + 1
+	}
+	return true
+}
+
 // knownVal is the value of a word whose only expansions are ones the
 // analysis knows: HOME, PWD and the output of pwd.
 type knownVal struct {
