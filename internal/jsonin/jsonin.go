@@ -159,6 +159,10 @@ func (d *Doc) Parse(data []byte) error {
 	return nil
 }
 
+// Reset empties d, so that a Doc kept for reuse (in a pool, say) no longer
+// refers to the last source it parsed.
+func (d *Doc) Reset() { *d = Doc{} }
+
 // Root returns the document's top-level value. The Root of a nil Doc, or
 // of one that holds no document (zero, or after a failed Parse), is
 // missing.
