@@ -393,7 +393,14 @@ func (p *parser) object(i, depth int) (int, error) {
 			// first duplicate in text order is the one reported.
 			switch {
 			case n < dupMapAt:
+				// Two keys without escapes are equal only if their lengths
+				// are: most pairs are told apart without comparing text.
+				kt := &p.tape[key]
+				klen, kesc := kt.end-kt.start, kt.flags&flagEscaped
 				for k := idx + 1; k < key; k = int(p.tape[k+1].skip) {
+					if t := &p.tape[k]; kesc|t.flags&flagEscaped == 0 && t.end-t.start != klen {
+						continue
+					}
 					if p.keyEq(k, key) {
 						return i, p.dupErr(key)
 					}
