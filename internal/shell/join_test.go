@@ -2,6 +2,7 @@ package shell
 
 import (
 	"path"
+	"strings"
 	"testing"
 )
 
@@ -69,6 +70,15 @@ func TestAnalyzeIntoKeepsStrings(t *testing.T) {
 	for _, k := range all {
 		if *k.got != k.want {
 			t.Fatalf("a path handed out changed from %q to %q after reuse", k.want, *k.got)
+		}
+	}
+}
+
+// TestPlainLit: plainLit is !strings.ContainsAny(s, `\{*?[`).
+func TestPlainLit(t *testing.T) {
+	for _, s := range []string{"", "git", "a\\b", "{a,b}", "*.go", "a?", "[ab]", "HEAD~1", "--stat", "é*", "x]"} {
+		if got, want := plainLit(s), !strings.ContainsAny(s, `\{*?[`); got != want {
+			t.Errorf("plainLit(%q) = %v, want %v", s, got, want)
 		}
 	}
 }

@@ -226,23 +226,26 @@ type argv struct {
 	// words with options among them), kept for the next parse into the
 	// same argv; ops may alias args, so args' memory is never written.
 	own []wordInfo
+	// used is the most elements any of opts, own and unknown held since
+	// the last reset: what reset must clear.
+	used int
 }
 
 // reset empties a, keeping the memory of its lists for the next parse
 // (up to maxKept elements each) with nothing in it left pointing into the
 // last command.
 func (a *argv) reset() {
-	*a = argv{opts: keep(a.opts), unknown: keep(a.unknown), own: keep(a.own)}
+	n := max(a.used, len(a.opts), len(a.unknown))
+	*a = argv{opts: keep(a.opts, n), unknown: keep(a.unknown, n), own: keep(a.own, n)}
 }
 
-// keep returns s emptied, with its whole capacity cleared, or nil when it
-// is too large to keep.
-func keep[T any](s []T) []T {
+// keep returns s emptied, its first n elements (all it held since the last
+// reset) cleared, or nil when it is too large to keep.
+func keep[T any](s []T, n int) []T {
 	if cap(s) > maxKept {
 		return nil
 	}
-	s = s[:cap(s)]
-	clear(s)
+	clear(s[:min(n, cap(s))])
 	return s[:0]
 }
 
@@ -302,7 +305,8 @@ func (m *model) parse(args []wordInfo) argv {
 // overwritten: nothing may still use them).
 func (m *model) parseInto(a *argv, args []wordInfo) {
 	opts, unknown, own := a.opts[:0], a.unknown[:0], a.own
-	*a = argv{name: m.name, args: args, opts: opts, unknown: unknown, own: own, rest: len(args)}
+	used := max(a.used, len(a.opts), len(a.unknown), len(a.own))
+	*a = argv{name: m.name, args: args, opts: opts, unknown: unknown, own: own, rest: len(args), used: used}
 	if m.literal || !hasOptionWord(args) {
 		// Nothing to read as an option: the words are the operands.
 		a.ops = args
@@ -415,6 +419,7 @@ func (m *model) parseInto(a *argv, args []wordInfo) {
 		}
 	}
 	a.own = a.ops[:0]
+	a.used = max(a.used, len(a.ops))
 }
 
 // hasOptionWord reports whether a word could be an option: a static word
@@ -438,7 +443,14 @@ func (a *argv) add(o opt) {
 // models holds every modelled command by name; built once from the specs.
 var models map[string]*model
 
-func init() { models = buildModels() }
+// gitSubs holds git's subcommand models (models["git"].subs), looked up
+// for every git command.
+var gitSubs map[string]*model
+
+func init() {
+	models = buildModels()
+	gitSubs = models["git"].subs
+}
 
 func buildModels() map[string]*model {
 	out := map[string]*model{}

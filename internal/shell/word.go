@@ -50,12 +50,25 @@ func sliceSrc(src string, n syntax.Node) string {
 // metacharacters that bash would expand.
 func hasGlobMeta(s string) bool { return pathmatch.HasGlob(s) }
 
+// plainLit reports whether a literal holds none of \ { * ? [, so that its
+// value is its text (strings.ContainsAny, without building its byte set on
+// every call).
+func plainLit(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\', '{', '*', '?', '[':
+			return false
+		}
+	}
+	return true
+}
+
 // evalWord computes the static value of w, if it has one.
 func evalWord(w *syntax.Word, src string) wordInfo {
 	wi := wordInfo{node: w}
 	if len(w.Parts) == 1 {
 		// Fast path: a plain literal without escapes, braces or globs.
-		if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, "\\{*?[") && (l.Value == "" || l.Value[0] != '=') {
+		if l, ok := w.Parts[0].(*syntax.Lit); ok && plainLit(l.Value) && (l.Value == "" || l.Value[0] != '=') {
 			wi.Value, wi.Static = l.Value, true
 			return wi
 		}
