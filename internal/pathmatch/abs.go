@@ -15,6 +15,9 @@ func Abs(p, cwd, home string) (abs string, ok bool) {
 	case p == "":
 		return "", false
 	case p[0] == '/':
+		if isClean(p) {
+			return p, true // path.Clean would scan it to give it back
+		}
 		return path.Clean(p), true
 	case p[0] == '~':
 		if len(p) > 1 && p[1] != '/' {

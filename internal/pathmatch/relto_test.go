@@ -1,6 +1,9 @@
 package pathmatch
 
-import "testing"
+import (
+	"path"
+	"testing"
+)
 
 // TestRelToASCII: the byte-by-byte comparison answers as the
 // component-wise one wherever it answers at all.
@@ -38,4 +41,15 @@ func FuzzRelToASCII(f *testing.F) {
 			t.Fatalf("relToASCII(%q, %q) = %q, %v; component-wise %q, %v", abs, dir, rel, ok, wrel, wok)
 		}
 	})
+}
+
+// TestAbsCleanShortcut: an absolute path that isClean takes is what
+// path.Clean would have returned.
+func TestAbsCleanShortcut(t *testing.T) {
+	for _, p := range []string{"/", "//", "/a", "/a/b", "/a/./b", "/a//b", "/a/b/", "/..", "/a/..", "/.", "/.a", "/a.", "/...", "/a/.../b", "/a/b/.", "/a/..b", "/\u00e9/x"} {
+		got, ok := Abs(p, tCwd, tHome)
+		if want := path.Clean(p); !ok || got != want {
+			t.Errorf("Abs(%q) = %q, %v; want %q", p, got, ok, want)
+		}
+	}
 }
