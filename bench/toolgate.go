@@ -4,9 +4,10 @@ package bench
 // is a change of this file only.
 
 import (
-	"encoding/json"
+	"sync"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/internal/jsonin"
 )
 
 // toolgateEngine is a compiled toolgate configuration behind an Engine, as
@@ -47,21 +48,36 @@ func compileToolgate(p *Policy) (*toolgate.Policy, error) {
 	return toolgate.Compile([]toolgate.Layer{l}, nil)
 }
 
-// toolgateCall is the part of a hook payload toolgate reads. The tool input
-// stays raw: toolgate decodes and validates it itself.
-type toolgateCall struct {
-	ToolName  string          `json:"tool_name"`
-	ToolInput json.RawMessage `json:"tool_input"`
-	Cwd       string          `json:"cwd"`
-}
-
-// Decide decodes the payload and decides the call.
+// Decide reads the payload as toolgate's own front ends read a request
+// (wire.ParseRequest): one strict pass of jsonin over the bytes, which
+// refuses invalid UTF-8, duplicate keys and trailing data as well as
+// malformed JSON; tool_input is handed to toolgate as the slice of the
+// payload that holds it, which toolgate reads and validates itself. A
+// payload that is not such an object, or whose tool_name or cwd is not a
+// string, is denied.
 func (t *toolgateEngine) Decide(payload []byte) Effect {
-	var c toolgateCall
-	if err := json.Unmarshal(payload, &c); err != nil {
+	doc := docs.Get().(*jsonin.Doc)
+	defer func() {
+		doc.Reset() // keep no reference to the payload
+		docs.Put(doc)
+	}()
+	if doc.Parse(payload) != nil {
 		return Deny
 	}
-	d := t.e.Decide(toolgate.Call{Tool: c.ToolName, Input: c.ToolInput, Cwd: c.Cwd, Home: toolgateHome})
+	root := doc.Root()
+	if root.Kind() != jsonin.Object {
+		return Deny
+	}
+	call := toolgate.Call{Home: toolgateHome}
+	var ok bool
+	if call.Tool, ok = optString(root.Get("tool_name")); !ok {
+		return Deny
+	}
+	if call.Cwd, ok = optString(root.Get("cwd")); !ok {
+		return Deny
+	}
+	call.Input = root.Get("tool_input").Raw()
+	d := t.e.Decide(call)
 	switch d.Outcome {
 	case toolgate.Allow:
 		return Allow
@@ -69,4 +85,20 @@ func (t *toolgateEngine) Decide(payload []byte) Effect {
 		return Ask
 	}
 	return Deny
+}
+
+// docs holds parsed payloads' tapes for reuse, as a host deciding calls
+// on many goroutines keeps them (a small payload's tape lives in the Doc).
+var docs = sync.Pool{New: func() any { return new(jsonin.Doc) }}
+
+// optString returns a string member's text: "" for a missing or null one,
+// false for one of another kind.
+func optString(v jsonin.Value) (string, bool) {
+	switch v.Kind() {
+	case jsonin.Null:
+		return "", true
+	case jsonin.String:
+		return v.Str()
+	}
+	return "", false
 }

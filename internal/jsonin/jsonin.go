@@ -159,6 +159,10 @@ func (d *Doc) Parse(data []byte) error {
 	return nil
 }
 
+// Reset empties d, so that a Doc kept for reuse (in a pool, say) no longer
+// refers to the last source it parsed.
+func (d *Doc) Reset() { *d = Doc{} }
+
 // Root returns the document's top-level value. The Root of a nil Doc, or
 // of one that holds no document (zero, or after a failed Parse), is
 // missing.
@@ -389,7 +393,14 @@ func (p *parser) object(i, depth int) (int, error) {
 			// first duplicate in text order is the one reported.
 			switch {
 			case n < dupMapAt:
+				// Two keys without escapes are equal only if their lengths
+				// are: most pairs are told apart without comparing text.
+				kt := &p.tape[key]
+				klen, kesc := kt.end-kt.start, kt.flags&flagEscaped
 				for k := idx + 1; k < key; k = int(p.tape[k+1].skip) {
+					if t := &p.tape[k]; kesc|t.flags&flagEscaped == 0 && t.end-t.start != klen {
+						continue
+					}
 					if p.keyEq(k, key) {
 						return i, p.dupErr(key)
 					}

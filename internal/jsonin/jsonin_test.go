@@ -533,3 +533,23 @@ func TestDocParseReuse(t *testing.T) {
 		t.Errorf("parsing a small input into a held Doc allocates %v times, want 0", n)
 	}
 }
+
+// TestDocReset: a reset Doc holds no document and no reference to the
+// source it parsed, and parses again as a fresh one.
+func TestDocReset(t *testing.T) {
+	var d Doc
+	src := []byte(`{"command":"git status"}`)
+	if err := d.Parse(src); err != nil {
+		t.Fatal(err)
+	}
+	d.Reset()
+	if d.Root().Exists() || d.data != nil || len(d.tape) != 0 {
+		t.Fatalf("reset Doc still holds a document: root %v, %d bytes, %d nodes", d.Root().Exists(), len(d.data), len(d.tape))
+	}
+	if err := d.Parse(src); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := d.Root().Get("command").Str(); s != "git status" {
+		t.Fatalf("after Reset, command = %q", s)
+	}
+}

@@ -3,6 +3,7 @@ package pathmatch
 import (
 	"path"
 	"strings"
+	"unicode/utf8"
 )
 
 // Abs makes p absolute: "~" and "~/x" against home, a relative path against
@@ -14,6 +15,9 @@ func Abs(p, cwd, home string) (abs string, ok bool) {
 	case p == "":
 		return "", false
 	case p[0] == '/':
+		if isClean(p) {
+			return p, true // path.Clean would scan it to give it back
+		}
 		return path.Clean(p), true
 	case p[0] == '~':
 		if len(p) > 1 && p[1] != '/' {
@@ -60,7 +64,53 @@ func relTo(abs, dir string, fold bool) (string, bool) {
 		}
 		return abs[len(dir)+1:], true
 	}
-	// Component-wise, because case folding may change byte lengths.
+	if rel, ok, done := relToASCII(abs, dir); done {
+		return rel, ok
+	}
+	return relToFold(abs, dir)
+}
+
+// relToASCII is relTo with folding for the usual case, where dir and the
+// start of abs are ASCII: folding then keeps every length, so the two are
+// compared byte by byte. done is false when a byte outside ASCII (or an
+// abs shorter than dir) leaves the answer to relToFold.
+func relToASCII(abs, dir string) (rel string, ok, done bool) {
+	n := len(dir)
+	if len(abs) < n {
+		return "", false, false
+	}
+	for k := 0; k < n; k++ {
+		a, d := abs[k], dir[k]
+		if a|d >= utf8.RuneSelf {
+			return "", false, false
+		}
+		if a == d {
+			continue
+		}
+		if 'A' <= a && a <= 'Z' {
+			a += 'a' - 'A'
+		}
+		if 'A' <= d && d <= 'Z' {
+			d += 'a' - 'A'
+		}
+		if a != d {
+			// Every byte before is ASCII and equal but for case, so the
+			// components compared here differ whatever follows.
+			return "", false, true
+		}
+	}
+	switch {
+	case len(abs) == n:
+		return "", true, true
+	case abs[n] == '/':
+		return abs[n+1:], true, true
+	}
+	return "", false, true
+}
+
+// relToFold is relTo with folding, component by component, because case
+// folding may change byte lengths.
+func relToFold(abs, dir string) (string, bool) {
 	i, j := 0, 0
 	for i < len(dir) {
 		if dir[i] == '/' {

@@ -2,6 +2,7 @@ package pathmatch
 
 import (
 	"strings"
+	"unicode/utf8"
 )
 
 // Mode says how a pattern is used.
@@ -35,6 +36,57 @@ type alt struct {
 	up     int    // anchorHome, anchorCwd: leading ".." components
 	segs   []seg  // below the base; an implicit trailing ** covers children
 	bare   bool   // a pattern without a slash: a name at any depth
+	// need is 1 + the index in segs of a literal ASCII segment that every
+	// match has as a component, or 0: a path that does not hold its text
+	// (folded, for deny) cannot match, which match1 checks first.
+	need uint8
+}
+
+// needSeg returns alt.need for segs: the first literal segment of ASCII
+// text, if it is among the first 255.
+func needSeg(segs []seg) uint8 {
+	for i := 0; i < len(segs) && i < 255; i++ {
+		if s := &segs[i]; s.kind == sLit && s.lit != "" && isASCII(s.lit) {
+			return uint8(i + 1)
+		}
+	}
+	return 0
+}
+
+// mayHold reports whether abs may have a component that is lit (ASCII):
+// false only when lit is not in abs at all, compared with ASCII case
+// folding when fold is set, and abs is ASCII (outside ASCII, folding may
+// match other bytes, and the answer is true).
+func mayHold(abs, lit string, fold bool) bool {
+	if !fold {
+		return strings.Contains(abs, lit)
+	}
+	n := len(lit)
+	for i := 0; i < len(abs); i++ {
+		c := abs[i]
+		if c >= utf8.RuneSelf {
+			return true
+		}
+		if i+n > len(abs) || lower(c) != lower(lit[0]) {
+			continue
+		}
+		j := 1
+		for j < n && lower(abs[i+j]) == lower(lit[j]) {
+			j++
+		}
+		if j == n {
+			return true
+		}
+	}
+	return false
+}
+
+// lower folds an ASCII upper-case letter to lower case.
+func lower(c byte) byte {
+	if 'A' <= c && c <= 'Z' {
+		return c + 'a' - 'A'
+	}
+	return c
 }
 
 // Pattern is a compiled gitignore-style path pattern. It is immutable and safe
@@ -110,6 +162,7 @@ func Compile(pattern string, mode Mode, root string) (*Pattern, error) {
 			}
 			return nil, err
 		}
+		a.need = needSeg(a.segs)
 		p.alts = append(p.alts, a)
 	}
 	return p, nil
@@ -263,6 +316,9 @@ func (p *Pattern) Match(abs, cwd, home string) bool {
 func (p *Pattern) match1(abs, cwd, home string, fold bool) bool {
 	for i := range p.alts {
 		a := &p.alts[i]
+		if a.need != 0 && !mayHold(abs, a.segs[a.need-1].lit, fold) {
+			continue
+		}
 		base, ok := a.baseDir(cwd, home)
 		if !ok {
 			continue

@@ -199,7 +199,7 @@ func Analyze(src string, opts Options) *Analysis {
 func AnalyzeInto(res *Analysis, src string, opts Options) {
 	res.reset()
 	an := analyzerPool.Get().(*analyzer)
-	*an = analyzer{opts: opts, res: res, parser: an.parser, tmp: an.tmp}
+	*an = analyzer{opts: opts, res: res, parser: an.parser, tmp: an.tmp, argvs: an.argvs}
 	defer func() {
 		if r := recover(); r != nil {
 			res.Unanalysable = append(res.Unanalysable, Issue{Part: src, Message: fmt.Sprintf("internal error: %v", r)})
@@ -369,6 +369,9 @@ func (an *analyzer) release() {
 	// Analyze sets every field again; drop only what would keep the last
 	// command alive.
 	an.tmp.reset()
+	for i := range an.argvs {
+		an.argvs[i].reset()
+	}
 	an.rd.Reset("")
 	an.res, an.x, an.hashed = nil, nil, nil
 	analyzerPool.Put(an)

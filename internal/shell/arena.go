@@ -1,6 +1,10 @@
 package shell
 
-import "mvdan.cc/sh/v3/syntax"
+import (
+	"unsafe"
+
+	"mvdan.cc/sh/v3/syntax"
+)
 
 // arena hands out the commands, path references and word lists of one
 // analysis from a few shared backing arrays, so that a typical command
@@ -19,6 +23,11 @@ type arena struct {
 	refs  []PathRef
 	words []Word
 	forms [][]Word
+	// text holds the bytes of joined paths (joinPath). Unlike the other
+	// chunks it is never rewound: a string handed out keeps its bytes for
+	// good, so the next analysis writes after them, and a full chunk is
+	// replaced by a new one.
+	text []byte
 
 	// The first chunks are part of the Analysis itself: a simple command
 	// needs no allocation beyond it.
@@ -79,6 +88,35 @@ func take[T any](pool *[]T, n, c, min int) []T {
 	i := len(*pool)
 	*pool = (*pool)[:i+c]
 	return (*pool)[i : i+n : i+c]
+}
+
+// textChunk is the size of a chunk of joined-path bytes; a path longer
+// than maxJoined is joined on its own.
+const (
+	textChunk = 1024
+	maxJoined = 128
+)
+
+// joinPath returns dir + "/" + p ("/" + p when dir is "/"), its bytes
+// carved from the arena's text chunk: most paths of an analysis share one
+// allocation, and across reused analyses most share none.
+func (a *arena) joinPath(dir, p string) string {
+	if dir == "/" {
+		dir = ""
+	}
+	n := len(dir) + 1 + len(p)
+	if n > maxJoined {
+		return dir + "/" + p
+	}
+	if cap(a.text)-len(a.text) < n {
+		a.text = make([]byte, 0, textChunk)
+	}
+	i := len(a.text)
+	a.text = append(a.text, dir...)
+	a.text = append(a.text, '/')
+	a.text = append(a.text, p...)
+	// a.text[i:i+n] is never written again (text only grows).
+	return unsafe.String(&a.text[i], n)
 }
 
 // command returns a new zero Command.

@@ -49,7 +49,7 @@ func (in *inspector) git(a *argv) bool {
 	}
 	sub := a.ops[0].Value
 	in.gitCommands(sub, a.ops[1:])
-	m := models["git"].subs[sub]
+	m := gitSubs[sub]
 	if m == nil {
 		// A subcommand the model does not know (git archive, an alias):
 		// never read-only, and it may write what it names.

@@ -318,7 +318,7 @@ func (in *inspector) modelled(m *model, args []wordInfo) bool {
 	}
 	an.argvDepth++
 	defer func() { an.argvDepth-- }()
-	*a = m.parse(args)
+	m.parseInto(a, args)
 	in.effects(a)
 	ro := m.ro && a.clean(m)
 	if m.fn != nil {

@@ -222,6 +222,31 @@ type argv struct {
 	// rest, for a posix model, is the index in the parsed words of the
 	// first operand (len when none).
 	rest int
+	// own is the memory ops is built in when it is not args itself (the
+	// words with options among them), kept for the next parse into the
+	// same argv; ops may alias args, so args' memory is never written.
+	own []wordInfo
+	// used is the most elements any of opts, own and unknown held since
+	// the last reset: what reset must clear.
+	used int
+}
+
+// reset empties a, keeping the memory of its lists for the next parse
+// (up to maxKept elements each) with nothing in it left pointing into the
+// last command.
+func (a *argv) reset() {
+	n := max(a.used, len(a.opts), len(a.unknown))
+	*a = argv{opts: keep(a.opts, n), unknown: keep(a.unknown, n), own: keep(a.own, n)}
+}
+
+// keep returns s emptied, its first n elements (all it held since the last
+// reset) cleared, or nil when it is too large to keep.
+func keep[T any](s []T, n int) []T {
+	if cap(s) > maxKept {
+		return nil
+	}
+	clear(s[:min(n, cap(s))])
+	return s[:0]
 }
 
 type opt struct {
@@ -270,8 +295,18 @@ func (a *argv) clean(m *model) bool {
 // stays an operand, which deny checks see); the letters after it in a
 // cluster are read as options too.
 func (m *model) parse(args []wordInfo) argv {
-	a := argv{name: m.name, args: args}
-	a.rest = len(args)
+	var a argv
+	m.parseInto(&a, args)
+	return a
+}
+
+// parseInto is [model.parse] writing into *a, reusing the memory of the
+// option, operand and unknown lists a held (their old contents are
+// overwritten: nothing may still use them).
+func (m *model) parseInto(a *argv, args []wordInfo) {
+	opts, unknown, own := a.opts[:0], a.unknown[:0], a.own
+	used := max(a.used, len(a.opts), len(a.unknown), len(a.own))
+	*a = argv{name: m.name, args: args, opts: opts, unknown: unknown, own: own, rest: len(args), used: used}
 	if m.literal || !hasOptionWord(args) {
 		// Nothing to read as an option: the words are the operands.
 		a.ops = args
@@ -281,15 +316,16 @@ func (m *model) parse(args []wordInfo) argv {
 				a.rest = 0
 				a.dyn = !args[0].Static && !m.literal
 			}
-			return a
+			return
 		}
 		for _, w := range args {
 			if !w.Static && !m.literal {
 				a.dyn = true
 			}
 		}
-		return a
+		return
 	}
+	a.ops = own[:0]
 	end := false
 	for i := 0; i < len(args); i++ {
 		w := args[i]
@@ -382,7 +418,8 @@ func (m *model) parse(args []wordInfo) argv {
 			break
 		}
 	}
-	return a
+	a.own = a.ops[:0]
+	a.used = max(a.used, len(a.ops))
 }
 
 // hasOptionWord reports whether a word could be an option: a static word
@@ -406,7 +443,14 @@ func (a *argv) add(o opt) {
 // models holds every modelled command by name; built once from the specs.
 var models map[string]*model
 
-func init() { models = buildModels() }
+// gitSubs holds git's subcommand models (models["git"].subs), looked up
+// for every git command.
+var gitSubs map[string]*model
+
+func init() {
+	models = buildModels()
+	gitSubs = models["git"].subs
+}
 
 func buildModels() map[string]*model {
 	out := map[string]*model{}

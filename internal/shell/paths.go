@@ -45,7 +45,7 @@ func (an *analyzer) pathRefs(w wordInfo, dir string) []PathRef {
 		return refs
 	}
 	if !w.glob {
-		return an.res.mem.ref(PathRef{Text: w.Value, Path: resolve(w.Value, dir, an.opts.Home)})
+		return an.res.mem.ref(PathRef{Text: w.Value, Path: an.resolve(w.Value, dir)})
 	}
 	refs := []PathRef{{Text: w.Value, Path: resolve(w.Value, dir, an.opts.Home), Glob: true}}
 	names := []string{w.pat}
@@ -124,7 +124,7 @@ func (an *analyzer) argPaths(c *Command, w wordInfo) {
 			if part == "" {
 				continue
 			}
-			r := PathRef{Text: part, Path: resolve(part, c.Dir, an.opts.Home), Glob: w.glob && hasGlobMeta(part)}
+			r := PathRef{Text: part, Path: an.resolve(part, c.Dir), Glob: w.glob && hasGlobMeta(part)}
 			c.ArgPaths = an.appendRef(c.ArgPaths, r)
 		}
 	}

@@ -355,13 +355,72 @@ func (p *Pattern) Match(words []Word, deny bool) bool {
 	return p.matchUnits(words, deny)
 }
 
-// matchUnits runs the pattern's automaton over the words (kept apart from
-// Match so that its stack buffer is not moved to the heap by recursion).
+// matchUnits matches the pattern's units against the words: directly
+// when matchLiteral can, else by the automaton.
 func (p *Pattern) matchUnits(words []Word, deny bool) bool {
 	pat := p.units
 	if deny {
 		pat = p.lower
 	}
+	if m, ok := matchLiteral(pat, words, deny); ok {
+		return m
+	}
+	return matchAutomaton(pat, words, deny)
+}
+
+// matchLiteral decides a match without the automaton when it is a plain
+// comparison: the pattern has no wildcard but perhaps a trailing boundary
+// one, and every word is static (and ASCII, when deny folds case). The
+// subject's units must then be the pattern's, or, with the trailing
+// wildcard, the pattern's followed by a word boundary and anything. ok is
+// false when the comparison does not apply.
+func matchLiteral(pat []unit, words []Word, deny bool) (match, ok bool) {
+	n := len(pat)
+	bstar := n > 0 && pat[n-1] == uBStar
+	if bstar {
+		n--
+	}
+	for _, u := range pat[:n] {
+		if u == uStar || u == uBStar {
+			return false, false
+		}
+	}
+	for _, w := range words {
+		if !w.Static || deny && !isLowerASCII(w.Value) {
+			return false, false
+		}
+	}
+	j := 0 // units of pat matched so far
+	for wi, w := range words {
+		if wi > 0 {
+			if j == n {
+				// The literal ends at a word boundary of the subject.
+				return bstar, true
+			}
+			if pat[j] != uSep {
+				return false, true
+			}
+			j++
+		}
+		v := w.Value
+		for i := 0; i < len(v); i++ {
+			u := unit(v[i])
+			if deny && 'A' <= v[i] && v[i] <= 'Z' {
+				u += 'a' - 'A'
+			}
+			if j == n || pat[j] != u {
+				return false, true
+			}
+			j++
+		}
+	}
+	return j == n, true
+}
+
+// matchAutomaton runs the pattern's automaton over the words (kept apart
+// from Match so that its stack buffer is not moved to the heap by
+// recursion).
+func matchAutomaton(pat []unit, words []Word, deny bool) bool {
 	n := len(pat)
 	var stack [2 * 64]bool
 	m := matcher{pat: pat, n: n, all: n + 1, deny: deny}

@@ -50,12 +50,25 @@ func sliceSrc(src string, n syntax.Node) string {
 // metacharacters that bash would expand.
 func hasGlobMeta(s string) bool { return pathmatch.HasGlob(s) }
 
+// plainLit reports whether a literal holds none of \ { * ? [, so that its
+// value is its text (strings.ContainsAny, without building its byte set on
+// every call).
+func plainLit(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\', '{', '*', '?', '[':
+			return false
+		}
+	}
+	return true
+}
+
 // evalWord computes the static value of w, if it has one.
 func evalWord(w *syntax.Word, src string) wordInfo {
 	wi := wordInfo{node: w}
 	if len(w.Parts) == 1 {
 		// Fast path: a plain literal without escapes, braces or globs.
-		if l, ok := w.Parts[0].(*syntax.Lit); ok && !strings.ContainsAny(l.Value, "\\{*?[") && (l.Value == "" || l.Value[0] != '=') {
+		if l, ok := w.Parts[0].(*syntax.Lit); ok && plainLit(l.Value) && (l.Value == "" || l.Value[0] != '=') {
 			wi.Value, wi.Static = l.Value, true
 			return wi
 		}
@@ -479,6 +492,36 @@ func resolve(p, dir, home string) string {
 		return ""
 	}
 	return path.Join(dir, p)
+}
+
+// resolve is [resolve] with the common case — a clean relative path in a
+// clean absolute directory, which needs no cleaning — joined into the
+// analysis's memory instead of allocated on its own.
+func (an *analyzer) resolve(p, dir string) string {
+	if p != "" && p[0] != '/' && p[0] != '~' && len(dir) > 0 && dir[0] == '/' && cleanRel(p) && (dir == "/" || cleanRel(dir[1:])) {
+		return an.res.mem.joinPath(dir, p)
+	}
+	return resolve(p, dir, an.opts.Home)
+}
+
+// cleanRel reports whether p is a non-empty relative path that path.Clean
+// leaves as it is: no empty, "." or ".." element and no trailing slash.
+func cleanRel(p string) bool {
+	if p == "" {
+		return false
+	}
+	start := 0
+	for i := 0; i <= len(p); i++ {
+		if i < len(p) && p[i] != '/' {
+			continue
+		}
+		switch p[start:i] {
+		case "", ".", "..":
+			return false
+		}
+		start = i + 1
+	}
+	return true
 }
 
 // knownVal is the value of a word whose only expansions are ones the
