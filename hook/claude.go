@@ -161,15 +161,11 @@ func (f fields) decodeClaudeLike(call *toolgate.Call, m *Meta, event string) err
 		}
 		call.Mode = &toolgate.Mode{Name: name}
 	}
-	srv, err := f.object("mcp_server", false)
+	sf, ok, err := f.sub("mcp_server")
 	if err != nil {
 		return err
 	}
-	if srv != nil {
-		sf, err := readObject(srv)
-		if err != nil {
-			return fmt.Errorf("mcp_server: %v", err)
-		}
+	if ok {
 		if call.Server, err = sf.str("name", true); err != nil {
 			return fmt.Errorf("mcp_server: %v", err)
 		}

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/internal/jsonin"
 )
 
 // Cursor is the Cursor editor's agent: beforeShellExecution,
@@ -156,17 +157,14 @@ func (cursor) decode(f fields, call *toolgate.Call, m *Meta) error {
 		call.Tool = "mcp__" + CursorUnknownServer + "__" + m.Tool
 		call.Server = CursorUnknownServer
 	}
-	raw, ok := f["tool_input"]
+	v, ok := f.get("tool_input")
 	switch {
-	case !ok || isNull(raw):
+	case !ok:
 		return errors.New("missing tool_input")
-	case raw[0] == '{':
-		call.Input = raw
-	case raw[0] == '"':
-		var s string
-		if err := json.Unmarshal(raw, &s); err != nil {
-			return fmt.Errorf("tool_input: %v", err)
-		}
+	case v.Kind() == jsonin.Object:
+		call.Input = v.Raw()
+	case v.Kind() == jsonin.String:
+		s, _ := v.Str()
 		in := json.RawMessage(strings.TrimSpace(s))
 		if len(in) == 0 || in[0] != '{' || !json.Valid(in) {
 			return errors.New("tool_input is a string that does not hold a JSON object")
@@ -186,12 +184,12 @@ func (f fields) cursorCwd() (string, error) {
 		}
 		return f.cwd("cwd")
 	}
-	raw, ok := f["workspace_roots"]
-	if !ok || isNull(raw) {
+	v, ok := f.get("workspace_roots")
+	if !ok {
 		return "", errors.New("missing cwd and workspace_roots")
 	}
 	var roots []string
-	if err := json.Unmarshal(raw, &roots); err != nil {
+	if err := json.Unmarshal(v.Raw(), &roots); err != nil {
 		return "", errors.New("workspace_roots is not a list of strings")
 	}
 	if len(roots) == 0 {

@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"path/filepath"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/toolgate/toolgate"
+	"github.com/toolgate/toolgate/internal/jsonin"
 )
 
 // Decode maps a client's hook payload to a call.
@@ -69,7 +69,8 @@ func decode(c Client, payload []byte) (toolgate.Call, Meta, error) {
 	if !utf8.Valid(payload) {
 		return toolgate.Call{}, m, errors.New("not valid UTF-8")
 	}
-	f, err := readObject(payload)
+	var doc jsonin.Doc
+	f, err := readObject(&doc, payload)
 	if err != nil {
 		return toolgate.Call{}, m, err
 	}
@@ -81,94 +82,85 @@ func decode(c Client, payload []byte) (toolgate.Call, Meta, error) {
 	if err := p.decode(f, &call, &m); err != nil {
 		return toolgate.Call{}, m, err
 	}
+	// The input is a slice of the payload: the call keeps a copy of its
+	// own, so that a caller may reuse the payload's buffer.
+	call.Input = bytes.Clone(call.Input)
 	m.Input = call.Input
 	return call, m, nil
 }
 
-// fields is a payload's top-level object.
-type fields map[string]json.RawMessage
+// fields is a payload's top-level object, read in one pass by jsonin: valid
+// JSON, with no duplicate key in any object (a duplicate could smuggle a
+// second tool name past a reader that keeps the first) and nothing after
+// the object.
+type fields struct{ root jsonin.Value }
 
-// readObject reads one JSON object, refusing duplicate keys and trailing
-// data. Values are kept raw (and validated).
-func readObject(b []byte) (fields, error) {
-	dec := json.NewDecoder(bytes.NewReader(b))
-	tok, err := dec.Token()
-	if err == io.EOF {
-		return nil, errors.New("empty")
+// readObject parses b into d as one JSON object.
+func readObject(d *jsonin.Doc, b []byte) (fields, error) {
+	if err := d.Parse(b); err != nil {
+		return fields{}, fmt.Errorf("not JSON: %v", err)
 	}
-	if err != nil {
-		return nil, fmt.Errorf("not JSON: %v", err)
+	root := d.Root()
+	if root.Kind() != jsonin.Object {
+		return fields{}, errors.New("not a JSON object")
 	}
-	if d, ok := tok.(json.Delim); !ok || d != '{' {
-		return nil, errors.New("not a JSON object")
-	}
-	f := make(fields, 16)
-	for dec.More() {
-		tok, err := dec.Token()
-		if err != nil {
-			return nil, fmt.Errorf("not JSON: %v", err)
-		}
-		key, ok := tok.(string)
-		if !ok {
-			return nil, errors.New("not JSON: object key is not a string")
-		}
-		if _, dup := f[key]; dup {
-			return nil, fmt.Errorf("duplicate key %q", key)
-		}
-		var raw json.RawMessage
-		if err := dec.Decode(&raw); err != nil {
-			return nil, fmt.Errorf("not JSON: %v", err)
-		}
-		f[key] = raw
-	}
-	if _, err := dec.Token(); err != nil {
-		return nil, fmt.Errorf("not JSON: %v", err)
-	}
-	if _, err := dec.Token(); err != io.EOF {
-		return nil, errors.New("trailing data after the JSON object")
-	}
-	return f, nil
+	return fields{root}, nil
 }
 
-func isNull(raw json.RawMessage) bool { return string(raw) == "null" }
+// get returns a field's value as written, and whether it is there and not
+// null.
+func (f fields) get(key string) (jsonin.Value, bool) {
+	v := f.root.Get(key)
+	return v, v.Exists() && v.Kind() != jsonin.Null
+}
 
 // str returns a string field. A missing or null field is "" (an error when
 // required); any other non-string is an error.
 func (f fields) str(key string, required bool) (string, error) {
-	raw, ok := f[key]
-	if !ok || isNull(raw) {
+	v, ok := f.get(key)
+	if !ok {
 		if required {
 			return "", fmt.Errorf("missing %s", key)
 		}
 		return "", nil
 	}
-	if len(raw) == 0 || raw[0] != '"' {
+	str, ok := v.Str()
+	if !ok {
 		return "", fmt.Errorf("%s is not a string", key)
 	}
-	var s string
-	if err := json.Unmarshal(raw, &s); err != nil {
-		return "", fmt.Errorf("%s: %v", key, err)
-	}
-	if required && s == "" {
+	if required && str == "" {
 		return "", fmt.Errorf("%s is empty", key)
 	}
-	return s, nil
+	return str, nil
 }
 
 // object returns an object field, raw. A missing or null field is nil (an
 // error when required).
 func (f fields) object(key string, required bool) (json.RawMessage, error) {
-	raw, ok := f[key]
-	if !ok || isNull(raw) {
+	v, ok := f.get(key)
+	if !ok {
 		if required {
 			return nil, fmt.Errorf("missing %s", key)
 		}
 		return nil, nil
 	}
-	if len(raw) == 0 || raw[0] != '{' {
+	if v.Kind() != jsonin.Object {
 		return nil, fmt.Errorf("%s is not a JSON object", key)
 	}
-	return raw, nil
+	return v.Raw(), nil
+}
+
+// sub returns an object field as fields of its own, and whether it is
+// there and not null.
+func (f fields) sub(key string) (fields, bool, error) {
+	v, ok := f.get(key)
+	if !ok {
+		return fields{}, false, nil
+	}
+	if v.Kind() != jsonin.Object {
+		return fields{}, false, fmt.Errorf("%s is not a JSON object", key)
+	}
+	return fields{v}, true, nil
 }
 
 func (f fields) event(m *Meta, want ...string) error {

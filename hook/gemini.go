@@ -35,19 +35,15 @@ func (gemini) decode(f fields, call *toolgate.Call, m *Meta) error {
 	if call.Session, err = f.str("session_id", false); err != nil {
 		return err
 	}
-	mc, err := f.object("mcp_context", false)
+	cf, ok, err := f.sub("mcp_context")
 	if err != nil {
 		return err
 	}
-	if mc == nil {
+	if !ok {
 		if strings.HasPrefix(m.Tool, "mcp_") {
 			return fmt.Errorf("MCP tool %q without mcp_context: its server cannot be told apart from its name", m.Tool)
 		}
 		return nil
-	}
-	cf, err := readObject(mc)
-	if err != nil {
-		return fmt.Errorf("mcp_context: %v", err)
 	}
 	server, err := cf.str("server_name", true)
 	if err != nil {
