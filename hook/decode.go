@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/toolgate/toolgate"
@@ -69,8 +70,12 @@ func decode(c Client, payload []byte) (toolgate.Call, Meta, error) {
 	if !utf8.Valid(payload) {
 		return toolgate.Call{}, m, errors.New("not valid UTF-8")
 	}
-	var doc jsonin.Doc
-	f, err := readObject(&doc, payload)
+	doc := docs.Get().(*jsonin.Doc)
+	defer func() {
+		doc.Reset() // the pool keeps no reference to the payload
+		docs.Put(doc)
+	}()
+	f, err := readObject(doc, payload)
 	if err != nil {
 		return toolgate.Call{}, m, err
 	}
@@ -88,6 +93,10 @@ func decode(c Client, payload []byte) (toolgate.Call, Meta, error) {
 	m.Input = call.Input
 	return call, m, nil
 }
+
+// docs keeps parsed payloads' tapes for reuse: nothing decode returns
+// refers to one (strings are copies, the input is cloned).
+var docs = sync.Pool{New: func() any { return new(jsonin.Doc) }}
 
 // fields is a payload's top-level object, read in one pass by jsonin: valid
 // JSON, with no duplicate key in any object (a duplicate could smuggle a

@@ -139,11 +139,17 @@ func Parse(data []byte) (*Doc, error) {
 // It replaces what d held; on failure d is empty. A Doc being parsed must
 // not be in use by anyone else.
 func (d *Doc) Parse(data []byte) error {
-	*d = Doc{}
+	// A tape that outgrew the embedded one is kept for the next parse:
+	// its nodes hold offsets only, no reference to the data.
+	tape := d.tape[:0]
+	if cap(tape) <= smallTape {
+		tape = d.small[:0]
+	}
+	d.data, d.tape = nil, nil
 	if len(data) >= math.MaxInt32 {
 		return errAt(0, "input too large ("+strconv.Itoa(len(data))+" bytes)")
 	}
-	p := parser{s: data, tape: d.small[:0]}
+	p := parser{s: data, tape: tape}
 	i := p.ws(0)
 	if i == len(data) {
 		return errAt(i, "empty input: expected a JSON value")
@@ -161,7 +167,14 @@ func (d *Doc) Parse(data []byte) error {
 
 // Reset empties d, so that a Doc kept for reuse (in a pool, say) no longer
 // refers to the last source it parsed.
-func (d *Doc) Reset() { *d = Doc{} }
+func (d *Doc) Reset() {
+	d.data = nil
+	if cap(d.tape) > smallTape {
+		d.tape = d.tape[:0] // kept for the next Parse; it holds offsets only
+	} else {
+		d.tape = nil
+	}
+}
 
 // Root returns the document's top-level value. The Root of a nil Doc, or
 // of one that holds no document (zero, or after a failed Parse), is

@@ -2,6 +2,7 @@ package jsonin
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -551,5 +552,48 @@ func TestDocReset(t *testing.T) {
 	}
 	if s, _ := d.Root().Get("command").Str(); s != "git status" {
 		t.Fatalf("after Reset, command = %q", s)
+	}
+}
+
+// TestDocKeepsLargeTape: a Doc reused for inputs larger than its embedded
+// tape keeps the grown one, across Reset too, so the next parse allocates
+// nothing; a small input between them is read correctly.
+func TestDocKeepsLargeTape(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"k1":[`)
+	for i := range 40 {
+		if i > 0 {
+			b.WriteString(`,`)
+		}
+		fmt.Fprintf(&b, `"v%d"`, i)
+	}
+	b.WriteString(`],"k39":"v39"}`)
+	large := []byte(b.String())
+	var d Doc
+	for _, src := range [][]byte{large, []byte(`{"a":[1,2]}`), large} {
+		if err := d.Parse(src); err != nil {
+			t.Fatal(err)
+		}
+		d.Reset()
+	}
+	if n := testing.AllocsPerRun(20, func() {
+		if err := d.Parse(large); err != nil {
+			t.Fatal(err)
+		}
+		d.Reset()
+	}); n != 0 {
+		t.Errorf("reparsing a large input allocates %v times", n)
+	}
+	if err := d.Parse([]byte(`{"a":[1,2]}`)); err != nil {
+		t.Fatal(err)
+	}
+	if d.Root().Get("a").Len() != 2 || d.Root().Get("k1").Exists() {
+		t.Error("a small input after a large one is misread")
+	}
+	if err := d.Parse(large); err != nil {
+		t.Fatal(err)
+	}
+	if s, _ := d.Root().Get("k39").Str(); s != "v39" {
+		t.Errorf("k39 = %q", s)
 	}
 }
