@@ -4,10 +4,8 @@ package bench
 // is a change of this file only.
 
 import (
-	"sync"
-
 	"github.com/toolgate/toolgate"
-	"github.com/toolgate/toolgate/internal/jsonin"
+	"github.com/toolgate/toolgate/hook"
 )
 
 // toolgateEngine is a compiled toolgate configuration behind an Engine, as
@@ -48,35 +46,17 @@ func compileToolgate(p *Policy) (*toolgate.Policy, error) {
 	return toolgate.Compile([]toolgate.Layer{l}, nil)
 }
 
-// Decide reads the payload as toolgate's own front ends read a request
-// (wire.ParseRequest): one strict pass of jsonin over the bytes, which
-// refuses invalid UTF-8, duplicate keys and trailing data as well as
-// malformed JSON; tool_input is handed to toolgate as the slice of the
-// payload that holds it, which toolgate reads and validates itself. A
-// payload that is not such an object, or whose tool_name or cwd is not a
-// string, is denied.
+// Decide reads the payload as a Claude Code hook host does, with
+// hook.Decode, toolgate's public reader of hook payloads: one strict pass
+// that refuses malformed JSON, invalid UTF-8, duplicate keys, trailing
+// data, a missing or mistyped field and an event other than PreToolUse.
+// Anything it refuses is denied.
 func (t *toolgateEngine) Decide(payload []byte) Effect {
-	doc := docs.Get().(*jsonin.Doc)
-	defer func() {
-		doc.Reset() // keep no reference to the payload
-		docs.Put(doc)
-	}()
-	if doc.Parse(payload) != nil {
+	call, _, err := hook.Decode(hook.Claude, payload)
+	if err != nil {
 		return Deny
 	}
-	root := doc.Root()
-	if root.Kind() != jsonin.Object {
-		return Deny
-	}
-	call := toolgate.Call{Home: toolgateHome}
-	var ok bool
-	if call.Tool, ok = optString(root.Get("tool_name")); !ok {
-		return Deny
-	}
-	if call.Cwd, ok = optString(root.Get("cwd")); !ok {
-		return Deny
-	}
-	call.Input = root.Get("tool_input").Raw()
+	call.Home = toolgateHome
 	d := t.e.Decide(call)
 	switch d.Outcome {
 	case toolgate.Allow:
@@ -85,20 +65,4 @@ func (t *toolgateEngine) Decide(payload []byte) Effect {
 		return Ask
 	}
 	return Deny
-}
-
-// docs holds parsed payloads' tapes for reuse, as a host deciding calls
-// on many goroutines keeps them (a small payload's tape lives in the Doc).
-var docs = sync.Pool{New: func() any { return new(jsonin.Doc) }}
-
-// optString returns a string member's text: "" for a missing or null one,
-// false for one of another kind.
-func optString(v jsonin.Value) (string, bool) {
-	switch v.Kind() {
-	case jsonin.Null:
-		return "", true
-	case jsonin.String:
-		return v.Str()
-	}
-	return "", false
 }
