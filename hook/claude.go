@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/toolgate/toolgate"
@@ -131,6 +133,9 @@ var clientModes = map[string]toolgate.ModeName{
 	"auto":              toolgate.ModeAuto,
 }
 
+// clientModeNames are the keys of clientModes.
+var clientModeNames = slices.Sorted(maps.Keys(clientModes))
+
 // decodeClaudeLike reads Claude Code's and Codex's PreToolUse payload.
 func (f fields) decodeClaudeLike(call *toolgate.Call, m *Meta, event string) error {
 	if err := f.event(m, event); err != nil {
@@ -149,9 +154,12 @@ func (f fields) decodeClaudeLike(call *toolgate.Call, m *Meta, event string) err
 	if call.Agent, err = f.str("agent_type", false); err != nil {
 		return err
 	}
-	pm, err := f.str("permission_mode", false)
-	if err != nil {
-		return err
+	pm, ok := f.literal("permission_mode", clientModeNames)
+	if !ok {
+		var err error
+		if pm, err = f.str("permission_mode", false); err != nil {
+			return err
+		}
 	}
 	m.PermissionMode = pm
 	if pm != "" {

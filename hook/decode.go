@@ -173,6 +173,10 @@ func (f fields) sub(key string) (fields, bool, error) {
 }
 
 func (f fields) event(m *Meta, want ...string) error {
+	if w, ok := f.literal("hook_event_name", want); ok {
+		m.Event = w
+		return nil
+	}
 	ev, err := f.str("hook_event_name", true)
 	if err != nil {
 		return err
@@ -184,6 +188,27 @@ func (f fields) event(m *Meta, want ...string) error {
 		}
 	}
 	return fmt.Errorf("hook_event_name %q is not a pre-tool event (want %s)", ev, strings.Join(want, " or "))
+}
+
+// literal returns the one of names that a string field holds written
+// without escapes, so that reading a known name costs no copy; false when
+// it holds none of them so written (str then reads it in full).
+func (f fields) literal(key string, names []string) (string, bool) {
+	v, ok := f.get(key)
+	if !ok || v.Kind() != jsonin.String {
+		return "", false
+	}
+	raw := v.Raw()
+	if len(raw) < 2 {
+		return "", false
+	}
+	raw = raw[1 : len(raw)-1]
+	for _, n := range names {
+		if string(raw) == n {
+			return n, true
+		}
+	}
+	return "", false
 }
 
 func (f fields) cwd(key string) (string, error) {
