@@ -375,6 +375,18 @@ func (in *inspector) effects(a *argv) {
 	}
 }
 
+// programFiles makes the command unanalysable when the program it runs is
+// read from a file whose name is not static (awk -f <(cmd), sed -f $F): as
+// for bash $F, what runs cannot be known.
+func (in *inspector) programFiles(a *argv, names ...string) {
+	for _, v := range a.vals(names...) {
+		if !v.Static {
+			in.unanalysable(a.name + " reads its program from a file whose name is not static")
+			return
+		}
+	}
+}
+
 // builtin handles shells, interpreters and the builtins that run code or
 // set variables. It reports whether it handled n and whether the command
 // only reads.
@@ -676,6 +688,7 @@ func (in *inspector) sums(a *argv) bool {
 // (~/.jq, -L DIR). A program read from a file (-f) is not known, so it is
 // not read-only either.
 func (in *inspector) jq(a *argv) bool {
+	in.programFiles(a, "-f")
 	ops := a.ops
 	ro := !a.has("-f")
 	if !a.has("-f") && len(ops) > 0 {
@@ -1340,6 +1353,7 @@ func slicesAny[T any](s []T, f func(T) bool) bool {
 
 // sed handles sed; it reports whether the command only reads.
 func (in *inspector) sed(a *argv) bool {
+	in.programFiles(a, "-f")
 	ops := a.ops
 	scripts := a.vals("-e")
 	if len(scripts) == 0 && !a.has("-f") && len(ops) > 0 {
@@ -1571,6 +1585,7 @@ func skipDelimited(s string, i int, d byte) int {
 
 // awk handles awk and its variants.
 func (in *inspector) awk(a *argv) bool {
+	in.programFiles(a, "-f", "-E", "-i")
 	ops := a.ops
 	ro := true
 	// -W passes any option (mawk -W exec FILE reads the program from

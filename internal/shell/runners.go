@@ -229,8 +229,14 @@ func (an *analyzer) runnerForms(c *Command, f []wordInfo, command func([]wordInf
 		if x, ok := optValue(f, j, rn.scripts); ok {
 			script("sh", x)
 		}
-		if x, ok := optValue(f, j, rn.stdin); ok && (!x.Static || x.Value == "-" || stdinPath(x)) {
-			c.ExactOnly = true
+		if x, ok := optValue(f, j, rn.stdin); ok {
+			switch {
+			case !x.Static:
+				// make -f <(cmd): as for bash $F, what runs cannot be known.
+				setUnanalysable(c, f[0].Value+" reads its program from a file whose name is not static")
+			case x.Value == "-" || stdinPath(x):
+				c.ExactOnly = true
+			}
 		}
 		if x, ok := optValue(f, j, rn.runs); ok {
 			c.ExactOnly = true
