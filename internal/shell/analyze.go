@@ -469,6 +469,12 @@ func (an *analyzer) promptCode(a *syntax.Assign, sc scope) {
 	}
 	v := evalWord(a.Value, sc.src)
 	if !v.Static {
+		if name := a.Name.Value; codeVars[name] || name == "BASH_ENV" || name == "ENV" || name == "PROMPT_COMMAND" ||
+			strings.HasPrefix(name, "PS") && len(name) == 3 && name[2] >= '0' && name[2] <= '4' {
+			// A value that is not static, of a variable a program runs as
+			// a command or a shell reads a script from: as eval "$X".
+			an.issue(sliceSrc(sc.src, a), name+" is set to a value that is not static, and a program runs it")
+		}
 		return
 	}
 	an.readAssigned(a.Name.Value, v.Value, sc.depth+1, *sc.dir)
@@ -1784,8 +1790,9 @@ func (an *analyzer) decl(d *syntax.DeclClause, s *syntax.Stmt, sc scope) {
 					code := ": \"" + v.Value + "\""
 					an.script(code, sc.depth+1, *sc.dir, nil, code)
 				}
-				if v.Static && !subscriptSubst(v.Value) {
-					// export PROMPT_COMMAND='…', declare -x PAGER='…'.
+				if !v.Static || !subscriptSubst(v.Value) {
+					// export PROMPT_COMMAND='…', declare -x PAGER='…'; a
+					// value that is not static is an issue there.
 					an.promptCode(a, sc)
 				}
 				if v.Static {
