@@ -136,3 +136,36 @@ func TestCheckMode(t *testing.T) {
 		t.Errorf("a call in a disabled mode: %v, want an invalid deny", d)
 	}
 }
+
+// Explain weighs rules as Decide does for the commands another program
+// runs: the program's allow rule approves them (ssh), and deny rules see
+// the commands an unknown program may run (bwrap); the deciding rule is
+// listed as matched in both.
+func TestExplainDelegated(t *testing.T) {
+	c := mustCompile(t, layer(toolgate.SourceProject, []string{"Bash(ssh:*)", "Bash(bwrap:*)"}, []string{"Bash(rm -rf:*)", "Bash(terraform destroy:*)"}, nil))
+	for _, tc := range []struct {
+		cmd  string
+		want toolgate.Outcome
+		rule string
+	}{
+		{"ssh host 'uptime; df -h'", toolgate.Allow, "Bash(ssh:*)"},
+		{"bwrap --bind / / rm -rf build", toolgate.Deny, "Bash(rm -rf:*)"},
+		// A tail that starts with a program the model does not know is
+		// judged by its words alone (no guessed command of its own).
+		{"bwrap --bind / / terraform destroy -auto-approve", toolgate.Deny, "Bash(terraform destroy:*)"},
+	} {
+		d := c.Decide(bash(tc.cmd))
+		if d.Outcome != tc.want || d.Reason().Rule != tc.rule {
+			t.Fatalf("%s: %v, want %v by %s", tc.cmd, d, tc.want, tc.rule)
+		}
+		found := false
+		for _, m := range c.Explain(bash(tc.cmd)).Rules {
+			if m.ID == d.Reason().RuleID {
+				found = m.Match == toolgate.FullMatch
+			}
+		}
+		if !found {
+			t.Errorf("%s: Explain does not list the deciding rule %s as matched", tc.cmd, tc.rule)
+		}
+	}
+}

@@ -2,7 +2,6 @@ package toolgate
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
 	"github.com/toolgate/toolgate/internal/pathmatch"
@@ -519,13 +518,13 @@ func (cc *callCtx) shellFloors(rd *reading) []Reason {
 		if cmd.CriticalRemoval != "" {
 			floors = append(floors, Reason{Kind: KindSafety, Part: cmd.Text, Message: "critical removal of " + cmd.CriticalRemoval})
 		}
+	proc:
 		for _, items := range [...][]pathItem{cp.args, cp.reads, cp.writes, cp.redirects, cp.searches} {
-			if !enabled {
-				break
-			}
-			if j := slices.IndexFunc(items, func(it pathItem) bool { return procFloor(&it, false) != "" }); j >= 0 {
-				floors = append(floors, Reason{Kind: KindSafety, Part: cmd.Text, Message: procFloor(&items[j], false)})
-				break
+			for j := range items {
+				if m := procFloor(&items[j], false); m != "" && enabled {
+					floors = append(floors, Reason{Kind: KindSafety, Part: cmd.Text, Message: m})
+					break proc
+				}
 			}
 		}
 		written := [...][]pathItem{cp.writes, cp.redirects, nil}
