@@ -67,11 +67,11 @@ func mayHold(abs, lit string, fold bool) bool {
 		if c >= utf8.RuneSelf {
 			return true
 		}
-		if i+n > len(abs) || lower(c) != lower(lit[0]) {
+		if i+n > len(abs) || lowerASCII(c) != lowerASCII(lit[0]) {
 			continue
 		}
 		j := 1
-		for j < n && lower(abs[i+j]) == lower(lit[j]) {
+		for j < n && lowerASCII(abs[i+j]) == lowerASCII(lit[j]) {
 			j++
 		}
 		if j == n {
@@ -79,14 +79,6 @@ func mayHold(abs, lit string, fold bool) bool {
 		}
 	}
 	return false
-}
-
-// lower folds an ASCII upper-case letter to lower case.
-func lower(c byte) byte {
-	if 'A' <= c && c <= 'Z' {
-		return c + 'a' - 'A'
-	}
-	return c
 }
 
 // Pattern is a compiled gitignore-style path pattern. It is immutable and safe
